@@ -1,0 +1,10 @@
+package org.hpf;
+
+/** Another writer holds the archive's lock. */
+public class ArchiveLockedException extends HpfException {
+  private static final long serialVersionUID = 1L;
+
+  public ArchiveLockedException(String archive, String holder) {
+    super(archive + " is locked by " + holder);
+  }
+}

@@ -1,0 +1,10 @@
+package org.hpf;
+
+/** Two different names share all 128 bits of their hash, which the index cannot represent. */
+public class HashCollisionException extends HpfException {
+  private static final long serialVersionUID = 1L;
+
+  public HashCollisionException(String message) {
+    super(message);
+  }
+}

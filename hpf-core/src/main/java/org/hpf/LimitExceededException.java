@@ -1,0 +1,10 @@
+package org.hpf;
+
+/** A value does not fit a field of the format (member size, part count, ...). */
+public class LimitExceededException extends HpfException {
+  private static final long serialVersionUID = 1L;
+
+  public LimitExceededException(String message) {
+    super(message);
+  }
+}

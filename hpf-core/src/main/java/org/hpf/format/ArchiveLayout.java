@@ -1,0 +1,37 @@
+package org.hpf.format;
+
+import java.util.Locale;
+
+/** File names inside an archive directory (docs/FORMAT.md, "The archive directory"). */
+public final class ArchiveLayout {
+  public static final String LOCK = "_lock";
+  public static final String JOURNAL_PREFIX = "_journal-";
+
+  private ArchiveLayout() {}
+
+  public static String part(int id) {
+    return String.format(Locale.ROOT, "part-%06d", id);
+  }
+
+  public static String index(long generation, int bucketId) {
+    return String.format(Locale.ROOT, "index-%s-%06d", Manifest.generationName(generation),
+        bucketId);
+  }
+
+  public static String directory(long generation) {
+    return "directory-" + Manifest.generationName(generation);
+  }
+
+  public static String names(long generation) {
+    return "names-" + Manifest.generationName(generation);
+  }
+
+  public static String journal(long generation) {
+    return JOURNAL_PREFIX + Manifest.generationName(generation);
+  }
+
+  public static String temporaryManifest(long generation, String unique) {
+    return Manifest.DIR + "/.tmp-" + Manifest.PREFIX + Manifest.generationName(generation) + "-"
+        + unique;
+  }
+}

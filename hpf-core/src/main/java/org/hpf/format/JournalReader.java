@@ -1,0 +1,72 @@
+package org.hpf.format;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.hpf.CorruptArchiveException;
+import org.hpf.io.ArchiveInput;
+
+/**
+ * Reads a journal back. A last record that is cut short or fails its checksum is a torn write
+ * and is dropped; a bad record with more bytes after it is corruption.
+ */
+public final class JournalReader {
+  /** What the journal held, and whether a torn tail was dropped. */
+  public record Contents(List<JournalEntry> entries, boolean tornTail, long validLength) {}
+
+  private JournalReader() {}
+
+  public static Contents read(ArchiveInput in, String file, ArchiveId id) throws IOException {
+    long length = in.length();
+    byte[] header = in.readFully(0, (int) Math.min(length, FileHeader.SIZE));
+    FileHeader.check(ByteBuffer.wrap(header), file, FileKind.JOURNAL, id);
+    List<JournalEntry> entries = new ArrayList<>();
+    SequentialInput input = new SequentialInput(in, FileHeader.SIZE, length, 1 << 16);
+    long at = FileHeader.SIZE;
+    byte[] four = new byte[4];
+    while (at < length) {
+      if (length - at < 4) {
+        return new Contents(entries, true, at);
+      }
+      input.readFully(four, 0, 4);
+      int payload = ByteBuffer.wrap(four).getInt();
+      int minimum = 2 + IndexRecord.SIZE + 8;
+      if (payload < minimum || payload > minimum + MemberNames.MAX_BYTES) {
+        return torn(entries, at, length, at + 4, file, "impossible record length " + payload);
+      }
+      long end = at + 4 + payload + 4;
+      if (end > length) {
+        return new Contents(entries, true, at);
+      }
+      byte[] record = new byte[4 + payload + 4];
+      System.arraycopy(four, 0, record, 0, 4);
+      input.readFully(record, 4, payload + 4);
+      ByteBuffer buf = ByteBuffer.wrap(record);
+      int stored = buf.getInt(4 + payload);
+      if (stored != Checksums.crc32c(record, 0, 4 + payload)) {
+        return torn(entries, at, length, end, file, "journal record checksum mismatch");
+      }
+      buf.position(4);
+      int nameLength = buf.getShort() & 0xFFFF;
+      if (2 + nameLength + IndexRecord.SIZE + 8 != payload) {
+        throw new CorruptArchiveException(file, at, "journal record lengths disagree");
+      }
+      String name = new String(record, 6, nameLength, StandardCharsets.UTF_8);
+      IndexRecord indexRecord = IndexRecord.read(record, 6 + nameLength, file, at);
+      long mtime = buf.getLong(6 + nameLength + IndexRecord.SIZE);
+      entries.add(new JournalEntry(name, indexRecord, mtime));
+      at = end;
+    }
+    return new Contents(entries, false, at);
+  }
+
+  private static Contents torn(List<JournalEntry> entries, long at, long length, long end,
+      String file, String problem) throws CorruptArchiveException {
+    if (end < length) {
+      throw new CorruptArchiveException(file, at, problem + " before the journal's last record");
+    }
+    return new Contents(entries, true, at);
+  }
+}

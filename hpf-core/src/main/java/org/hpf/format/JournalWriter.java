@@ -1,0 +1,55 @@
+package org.hpf.format;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.hpf.io.ArchiveOutput;
+
+/**
+ * Appends records to a journal (docs/FORMAT.md, "Journal"). Thread-safe: merge threads append
+ * batches, each batch is written and flushed as a unit.
+ */
+public final class JournalWriter implements AutoCloseable {
+  private final ArchiveOutput file;
+
+  public JournalWriter(ArchiveOutput file, ArchiveId id) throws IOException {
+    this.file = file;
+    file.stream().write(FileHeader.bytes(FileKind.JOURNAL, id));
+    file.flush();
+  }
+
+  /** Writes the batch and flushes it to the file system (the parts must be flushed first). */
+  public synchronized void append(List<JournalEntry> batch) throws IOException {
+    if (batch.isEmpty()) {
+      return;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(batch.size() * 128);
+    for (JournalEntry entry : batch) {
+      bytes.write(encode(entry));
+    }
+    file.stream().write(bytes.toByteArray());
+    file.flush();
+  }
+
+  static byte[] encode(JournalEntry entry) throws IOException {
+    byte[] name = entry.name().getBytes(StandardCharsets.UTF_8);
+    int payload = 2 + name.length + IndexRecord.SIZE + 8;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(payload + 8);
+    DataOutputStream data = new DataOutputStream(bytes);
+    data.writeInt(payload);
+    data.writeShort(name.length);
+    data.write(name);
+    data.write(entry.record().toBytes());
+    data.writeLong(entry.mtimeMillis());
+    byte[] framed = bytes.toByteArray();
+    data.writeInt(Checksums.crc32c(framed, 0, framed.length));
+    return bytes.toByteArray();
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    file.close();
+  }
+}

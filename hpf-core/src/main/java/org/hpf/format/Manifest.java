@@ -1,0 +1,137 @@
+package org.hpf.format;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hpf.CorruptArchiveException;
+
+/**
+ * What one committed generation consists of (docs/FORMAT.md, "Manifest"). Immutable.
+ */
+public record Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
+    int hashAlgorithm, long fileCount, long originalBytes, long storedBytes, int bucketCapacity,
+    long blockSize, long partSize, String directoryFile, String namesFile, List<PartInfo> parts) {
+
+  public static final String DIR = "_manifests";
+  public static final String PREFIX = "manifest-";
+
+  /** A sealed part file: its id and length including the footer. */
+  public record PartInfo(int id, long length) {}
+
+  public Manifest {
+    parts = List.copyOf(parts);
+  }
+
+  public static String fileName(long generation) {
+    return DIR + "/" + PREFIX + generationName(generation);
+  }
+
+  /** Generations are 10 decimal digits in file names. */
+  public static String generationName(long generation) {
+    return String.format(Locale.ROOT, "%010d", generation);
+  }
+
+  /** The generation named by a file in {@link #DIR}, or -1 if the name is not a manifest. */
+  public static long generationOf(String fileName) {
+    if (!fileName.startsWith(PREFIX)) {
+      return -1;
+    }
+    String digits = fileName.substring(PREFIX.length());
+    if (digits.length() != 10 || !digits.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    return Long.parseLong(digits);
+  }
+
+  public byte[] toBytes() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ChecksummedOutput out = new ChecksummedOutput(bytes);
+    DataOutputStream data = out.data();
+    FileHeader.write(data, FileKind.MANIFEST, archiveId);
+    data.writeLong(generation);
+    data.writeLong(commitTimeMillis);
+    data.writeByte(hashAlgorithm);
+    data.writeLong(fileCount);
+    data.writeLong(originalBytes);
+    data.writeLong(storedBytes);
+    data.writeInt(bucketCapacity);
+    data.writeLong(blockSize);
+    data.writeLong(partSize);
+    writeString(data, directoryFile);
+    writeString(data, namesFile);
+    data.writeInt(parts.size());
+    for (PartInfo part : parts) {
+      data.writeInt(part.id());
+      data.writeLong(part.length());
+    }
+    out.writeFooter();
+    return bytes.toByteArray();
+  }
+
+  /** Parses a manifest body (after {@link SealedFile} checked header and footer). */
+  public static Manifest parse(ArchiveId id, ByteBuffer buf, String file)
+      throws CorruptArchiveException {
+    try {
+      long generation = buf.getLong();
+      long commitTime = buf.getLong();
+      int hashAlgorithm = buf.get() & 0xFF;
+      if (hashAlgorithm != NameHasher.MURMUR3_128_ID) {
+        throw new CorruptArchiveException(file, buf.position() - 1,
+            "unknown hash algorithm " + hashAlgorithm);
+      }
+      long fileCount = buf.getLong();
+      long originalBytes = buf.getLong();
+      long storedBytes = buf.getLong();
+      int capacity = buf.getInt();
+      long blockSize = buf.getLong();
+      long partSize = buf.getLong();
+      String directory = readString(buf);
+      String names = readString(buf);
+      int partCount = buf.getInt();
+      if (partCount < 0 || partCount > buf.remaining() / 12) {
+        throw new CorruptArchiveException(file, buf.position() - 4, "bad part count " + partCount);
+      }
+      List<PartInfo> parts = new ArrayList<>(partCount);
+      for (int i = 0; i < partCount; i++) {
+        parts.add(new PartInfo(buf.getInt(), buf.getLong()));
+      }
+      if (buf.hasRemaining()) {
+        throw new CorruptArchiveException(file, buf.position(),
+            buf.remaining() + " unexpected bytes after the part list");
+      }
+      return new Manifest(id, generation, commitTime, hashAlgorithm, fileCount, originalBytes,
+          storedBytes, capacity, blockSize, partSize, directory, names, parts);
+    } catch (BufferUnderflowException | IllegalArgumentException e) {
+      throw SealedFile.truncatedBody(file, buf, e);
+    }
+  }
+
+  /** The part with this id, or null. */
+  public PartInfo part(int id) {
+    for (PartInfo part : parts) {
+      if (part.id() == id) {
+        return part;
+      }
+    }
+    return null;
+  }
+
+  static void writeString(DataOutputStream data, String value) throws IOException {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    data.writeShort(bytes.length);
+    data.write(bytes);
+  }
+
+  static String readString(ByteBuffer buf) {
+    int length = buf.getShort() & 0xFFFF;
+    byte[] bytes = new byte[length];
+    buf.get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,141 @@
+package org.hpf.format;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
+import org.hpf.CorruptArchiveException;
+import org.hpf.io.ArchiveInput;
+
+/**
+ * Streams the names of a names file block by block; each block is checked before its names are
+ * returned, and the file's footer when the last block has been read. Holds one block in memory.
+ */
+public final class NamesFileReader implements Iterator<String>, AutoCloseable {
+  private final ArchiveInput in;
+  private final String file;
+  private final SequentialInput raw;
+  private final CRC32C fileCrc = new CRC32C();
+  private final DataInputStream data;
+  private final ArrayDeque<String> block = new ArrayDeque<>();
+  private long returned;
+  private boolean ended;
+
+  public NamesFileReader(ArchiveInput in, String file, ArchiveId id) throws IOException {
+    this.in = in;
+    this.file = file;
+    this.raw = new SequentialInput(in, 0, in.length(), 1 << 16);
+    this.data = new DataInputStream(new CheckedInputStream(raw, fileCrc));
+    byte[] header = new byte[FileHeader.SIZE];
+    readFully(header);
+    FileHeader.check(ByteBuffer.wrap(header), file, FileKind.NAMES, id);
+  }
+
+  private void readFully(byte[] bytes) throws IOException {
+    readFully(bytes, 0, bytes.length);
+  }
+
+  private void readFully(byte[] bytes, int offset, int length) throws IOException {
+    try {
+      data.readFully(bytes, offset, length);
+    } catch (EOFException e) {
+      throw new CorruptArchiveException(file, raw.position(), "names file is truncated");
+    }
+  }
+
+  private int readInt() throws IOException {
+    byte[] four = new byte[4];
+    readFully(four);
+    return ByteBuffer.wrap(four).getInt();
+  }
+
+  private void nextBlock() throws IOException {
+    long at = raw.position();
+    int count = readInt();
+    if (count == 0) {
+      finish();
+      return;
+    }
+    int length = readInt();
+    if (count < 0 || length < 2L * count || length > (1 << 26)) {
+      throw new CorruptArchiveException(file, at, "bad names block: " + count + " names in "
+          + length + " bytes");
+    }
+    byte[] bytes = new byte[8 + length];
+    ByteBuffer.wrap(bytes).putInt(count).putInt(length);
+    readFully(bytes, 8, length);
+    int stored = readInt();
+    int computed = Checksums.crc32c(bytes, 0, bytes.length);
+    if (stored != computed) {
+      throw new CorruptArchiveException(file, at, String.format(
+          "names block checksum 0x%08X, computed 0x%08X", stored, computed));
+    }
+    ByteBuffer buf = ByteBuffer.wrap(bytes, 8, length);
+    for (int i = 0; i < count; i++) {
+      int n = buf.getShort() & 0xFFFF;
+      if (n > buf.remaining()) {
+        throw new CorruptArchiveException(file, at, "name runs past its block");
+      }
+      block.add(new String(bytes, buf.position(), n, StandardCharsets.UTF_8));
+      buf.position(buf.position() + n);
+    }
+    if (buf.hasRemaining()) {
+      throw new CorruptArchiveException(file, at, "names block has trailing bytes");
+    }
+  }
+
+  private void finish() throws IOException {
+    byte[] total = new byte[8];
+    readFully(total);
+    long count = ByteBuffer.wrap(total).getLong();
+    if (count != returned + block.size()) {
+      throw new CorruptArchiveException(file, raw.position() - 8, "names file says " + count
+          + " names but holds " + (returned + block.size()));
+    }
+    int magic = readInt();
+    int computed = (int) fileCrc.getValue();
+    byte[] crc = new byte[4];
+    raw.readFully(crc, 0, 4);
+    int stored = ByteBuffer.wrap(crc).getInt();
+    if (magic != FileFooter.MAGIC || stored != computed) {
+      throw new CorruptArchiveException(file, raw.position() - 8, "bad names footer");
+    }
+    if (raw.position() != in.length()) {
+      throw new CorruptArchiveException(file, raw.position(), "bytes after the footer");
+    }
+    ended = true;
+  }
+
+  @Override
+  public boolean hasNext() {
+    try {
+      while (block.isEmpty() && !ended) {
+        nextBlock();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return !block.isEmpty();
+  }
+
+  @Override
+  public String next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    returned++;
+    return block.poll();
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+}

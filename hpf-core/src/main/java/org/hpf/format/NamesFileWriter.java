@@ -1,0 +1,85 @@
+package org.hpf.format;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.hpf.io.ArchiveOutput;
+
+/**
+ * Writes a names file (docs/FORMAT.md, "Names") block by block; names must arrive in
+ * {@link MemberNames#ORDER}. Single use: {@link #finish()} seals and closes the file.
+ */
+public final class NamesFileWriter implements AutoCloseable {
+  private static final int BLOCK_BYTES = 64 * 1024;
+
+  private final ArchiveOutput file;
+  private final ChecksummedOutput out;
+  private final ByteArrayOutputStream block = new ByteArrayOutputStream(BLOCK_BYTES + 8192);
+  private final DataOutputStream blockData = new DataOutputStream(block);
+  private int blockCount;
+  private long total;
+  private String previous;
+  private boolean finished;
+
+  public NamesFileWriter(ArchiveOutput file, ArchiveId id) throws IOException {
+    this.file = file;
+    this.out = new ChecksummedOutput(new java.io.BufferedOutputStream(file.stream(), 1 << 16));
+    FileHeader.write(out.data(), FileKind.NAMES, id);
+  }
+
+  public void add(String name) throws IOException {
+    if (previous != null && MemberNames.compare(previous, name) >= 0) {
+      throw new IllegalArgumentException("names out of order: '" + previous + "' then '"
+          + name + "'");
+    }
+    previous = name;
+    byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+    blockData.writeShort(bytes.length);
+    blockData.write(bytes);
+    blockCount++;
+    total++;
+    if (block.size() >= BLOCK_BYTES) {
+      writeBlock();
+    }
+  }
+
+  private void writeBlock() throws IOException {
+    if (blockCount == 0) {
+      return;
+    }
+    ByteArrayOutputStream framed = new ByteArrayOutputStream(block.size() + 12);
+    DataOutputStream data = new DataOutputStream(framed);
+    data.writeInt(blockCount);
+    data.writeInt(block.size());
+    block.writeTo(data);
+    byte[] bytes = framed.toByteArray();
+    out.write(bytes);
+    out.data().writeInt(Checksums.crc32c(bytes, 0, bytes.length));
+    block.reset();
+    blockCount = 0;
+  }
+
+  public long count() {
+    return total;
+  }
+
+  /** Writes the last block, the end marker, the total and the footer; syncs and closes. */
+  public void finish() throws IOException {
+    writeBlock();
+    out.data().writeInt(0);
+    out.data().writeLong(total);
+    out.writeFooter();
+    out.flush();
+    file.sync();
+    finished = true;
+    file.close();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (!finished) {
+      file.close();
+    }
+  }
+}

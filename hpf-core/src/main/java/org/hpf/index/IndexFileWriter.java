@@ -1,0 +1,101 @@
+package org.hpf.index;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.hpf.HashCollisionException;
+import org.hpf.format.ArchiveId;
+import org.hpf.format.Checksums;
+import org.hpf.format.ChecksummedOutput;
+import org.hpf.format.DirectoryFile.BucketRef;
+import org.hpf.format.FileHeader;
+import org.hpf.format.FileKind;
+import org.hpf.format.IndexHeader;
+import org.hpf.format.IndexRecord;
+import org.hpf.format.NameHash;
+import org.hpf.io.ArchiveOutput;
+import org.hpf.io.ArchiveStorage;
+import org.hpf.LimitExceededException;
+
+/**
+ * Writes the index file of one bucket: sorts its records by hash, builds the bucket's function,
+ * then writes header, function section and records in function order (docs/FORMAT.md, "Index").
+ */
+public final class IndexFileWriter {
+  /** Room reserved in an index block for the function and headers when sizing buckets. */
+  public static final long FUNCTION_RESERVE = 64 * 1024;
+  /** Upper bound of function bytes per key used when sizing buckets (measured: ~0.6). */
+  public static final int FUNCTION_BYTES_PER_KEY = 1;
+
+  private IndexFileWriter() {}
+
+  /** The largest bucket whose index file surely fits in one block of this size. */
+  public static int capacityFor(long blockSize) {
+    long capacity = (blockSize - FUNCTION_RESERVE) / (IndexRecord.SIZE + FUNCTION_BYTES_PER_KEY);
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE - 8, capacity));
+  }
+
+  /**
+   * Writes {@code records} (any order) as bucket {@code bucketId} of {@code generation}.
+   *
+   * @param names gives a record's member name, for the collision message
+   */
+  public static BucketRef write(ArchiveStorage storage, ArchiveId id, long generation,
+      int bucketId, int localDepth, int prefix, List<IndexRecord> records, long blockSize,
+      java.util.function.IntFunction<String> names) throws IOException {
+    List<Integer> order = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      order.add(i);
+    }
+    order.sort((a, b) -> records.get(a).hash().compareTo(records.get(b).hash()));
+    List<byte[]> keys = new ArrayList<>(records.size());
+    NameHash previous = null;
+    for (int i = 0; i < order.size(); i++) {
+      NameHash hash = records.get(order.get(i)).hash();
+      if (hash.equals(previous)) {
+        throw new HashCollisionException("names '" + names.apply(order.get(i - 1)) + "' and '"
+            + names.apply(order.get(i)) + "' have the same 128-bit hash " + hash);
+      }
+      previous = hash;
+      keys.add(hash.toBytes());
+    }
+    BucketFunction function = BucketFunction.build(keys);
+    byte[] functionBytes = function.toBytes();
+    IndexHeader header = new IndexHeader(records.size(), localDepth, prefix, function.codec(),
+        functionBytes.length);
+    if (header.fileLength() > blockSize) {
+      throw new LimitExceededException("index of bucket " + bucketId + " would take "
+          + header.fileLength() + " bytes, more than one block (" + blockSize
+          + "); lower the bucket capacity");
+    }
+    String name = org.hpf.format.ArchiveLayout.index(generation, bucketId);
+    try (ArchiveOutput file = storage.create(name, blockSize)) {
+      ChecksummedOutput out =
+          new ChecksummedOutput(new java.io.BufferedOutputStream(file.stream(), 1 << 16));
+      ByteBuffer head = ByteBuffer.allocate(IndexHeader.SIZE);
+      header.writeTo(head);
+      FileHeader.write(out.data(), FileKind.INDEX, id);
+      out.write(head.array());
+      out.write(functionBytes);
+      byte[] section = ByteBuffer.allocate(IndexHeader.SIZE + functionBytes.length)
+          .put(head.array()).put(functionBytes).array();
+      out.data().writeInt(Checksums.crc32c(section, 0, section.length));
+      ByteBuffer record = ByteBuffer.allocate(IndexRecord.SIZE);
+      for (int i : order) {
+        record.clear();
+        records.get(i).writeTo(record);
+        out.write(record.array());
+      }
+      out.writeFooter();
+      out.flush();
+      file.sync();
+      if (out.position() != header.fileLength()) {
+        throw new IllegalStateException("index length " + out.position() + " != "
+            + header.fileLength());
+      }
+    }
+    return new BucketRef(localDepth, generation, bucketId, records.size(), functionBytes.length,
+        header.fileLength());
+  }
+}

@@ -1,0 +1,50 @@
+package org.hpf.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The files of one archive directory, as the format code sees them: named by paths relative to
+ * the archive root ({@code "part-000001"}, {@code "_manifests/manifest-0000000001"}).
+ *
+ * <p>Kept this small on purpose: the format depends on nothing else of the file system, and
+ * file-system-specific behaviour (HDFS storage policies, cache directives, leases) lives with the
+ * implementation.
+ */
+public interface ArchiveStorage extends Closeable {
+
+  /** A human-readable location of the archive, used in messages. */
+  String location();
+
+  /** The location of one file of the archive, for messages. */
+  default String location(String name) {
+    return location() + "/" + name;
+  }
+
+  boolean exists(String name) throws IOException;
+
+  /** Creates a new file; fails if it exists. {@code blockSize} is a hint where supported. */
+  ArchiveOutput create(String name, long blockSize) throws IOException;
+
+  /** Opens a file for positioned reads. */
+  ArchiveInput open(String name) throws IOException;
+
+  /** Names of the files directly inside {@code dir} (relative to {@code dir}); empty if none. */
+  List<String> list(String dir) throws IOException;
+
+  /** Renames; fails if {@code to} exists. Atomic where the file system is (HDFS, POSIX). */
+  void rename(String from, String to) throws IOException;
+
+  /** Deletes a file; no error if it does not exist. */
+  void delete(String name) throws IOException;
+
+  /** Creates the archive directory (and {@code dir} inside it when not empty). */
+  void mkdirs(String dir) throws IOException;
+
+  /** True when the archive directory exists and has any entry. */
+  boolean rootExistsNonEmpty() throws IOException;
+
+  /** Removes the whole archive directory: used only to clean up a create that failed. */
+  void deleteRoot() throws IOException;
+}

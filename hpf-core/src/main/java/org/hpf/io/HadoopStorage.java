@@ -1,0 +1,199 @@
+package org.hpf.io;
+
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
+public final class HadoopStorage implements ArchiveStorage {
+  private final FileSystem fs;
+  private final Path root;
+  private final short replication;
+
+  /**
+   * @param replication replication of new files, or 0 for the file system's default
+   */
+  public HadoopStorage(FileSystem fs, Path root, short replication) {
+    // hpf checksums every file itself: the local file system's .crc side files add nothing.
+    this.fs = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+    this.root = fs.makeQualified(root);
+    this.replication = replication > 0 ? replication : fs.getDefaultReplication(this.root);
+  }
+
+  public FileSystem fileSystem() {
+    return fs;
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public Path path(String name) {
+    return new Path(root, name);
+  }
+
+  @Override
+  public String location() {
+    return root.toString();
+  }
+
+  @Override
+  public boolean exists(String name) throws IOException {
+    return fs.exists(path(name));
+  }
+
+  @Override
+  public ArchiveOutput create(String name, long blockSize) throws IOException {
+    Path path = path(name);
+    long block = blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path);
+    int buffer = fs.getConf().getInt("io.file.buffer.size", 4096);
+    // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
+    return new HadoopOutput(fs.create(path, false, Math.max(buffer, 64 * 1024), replication, block));
+  }
+
+  @Override
+  public ArchiveInput open(String name) throws IOException {
+    Path path = path(name);
+    FSDataInputStream in = fs.open(path);
+    long length;
+    try {
+      length = fs.getFileStatus(path).getLen();
+    } catch (IOException e) {
+      in.close();
+      throw e;
+    }
+    return new HadoopInput(name, in, length);
+  }
+
+  @Override
+  public List<String> list(String dir) throws IOException {
+    Path path = dir.isEmpty() ? root : path(dir);
+    List<String> names = new ArrayList<>();
+    try {
+      for (FileStatus status : fs.listStatus(path)) {
+        names.add(status.getPath().getName());
+      }
+    } catch (FileNotFoundException e) {
+      return names;
+    }
+    return names;
+  }
+
+  @Override
+  public void rename(String from, String to) throws IOException {
+    Path target = path(to);
+    if (fs.exists(target)) {
+      throw new FileAlreadyExistsException("rename target exists: " + target);
+    }
+    if (!fs.rename(path(from), target)) {
+      throw new IOException("could not rename " + path(from) + " to " + target);
+    }
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    fs.delete(path(name), false);
+  }
+
+  @Override
+  public void mkdirs(String dir) throws IOException {
+    Path path = dir.isEmpty() ? root : path(dir);
+    if (!fs.mkdirs(path)) {
+      throw new IOException("could not create directory " + path);
+    }
+  }
+
+  @Override
+  public boolean rootExistsNonEmpty() throws IOException {
+    try {
+      FileStatus status = fs.getFileStatus(root);
+      return !status.isDirectory() || fs.listStatus(root).length > 0;
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void deleteRoot() throws IOException {
+    fs.delete(root, true);
+  }
+
+  @Override
+  public void close() {
+    // The FileSystem is shared (Hadoop caches instances); its owner closes it.
+  }
+
+  private static final class HadoopOutput implements ArchiveOutput {
+    private final FSDataOutputStream out;
+
+    HadoopOutput(FSDataOutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public OutputStream stream() {
+      return out;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.hflush();
+    }
+
+    @Override
+    public void sync() throws IOException {
+      out.hsync();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+
+  private static final class HadoopInput implements ArchiveInput {
+    private final String name;
+    private final FSDataInputStream in;
+    private final long length;
+
+    HadoopInput(String name, FSDataInputStream in, long length) {
+      this.name = name;
+      this.in = in;
+      this.length = length;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
+      if (position < 0 || position + len > length) {
+        throw new EOFException(name + ": read of " + len + " bytes at " + position
+            + " passes the end of the file (" + length + " bytes)");
+      }
+      in.readFully(position, buffer, offset, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+}

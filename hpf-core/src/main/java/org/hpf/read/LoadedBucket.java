@@ -1,0 +1,103 @@
+package org.hpf.read;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.hpf.CorruptArchiveException;
+import org.hpf.format.ArchiveId;
+import org.hpf.format.Checksums;
+import org.hpf.format.DirectoryFile.BucketRef;
+import org.hpf.format.FileHeader;
+import org.hpf.format.FileKind;
+import org.hpf.format.IndexHeader;
+import org.hpf.format.IndexRecord;
+import org.hpf.format.NameHash;
+import org.hpf.index.BucketFunction;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.ArchiveStorage;
+
+/**
+ * A bucket whose function is in memory and whose index file is open: a lookup is one function
+ * evaluation and one positioned read of 40 bytes.
+ */
+final class LoadedBucket implements AutoCloseable {
+  private final ArchiveInput index;
+  private final String file;
+  private final BucketFunction function;
+  private final long recordsOffset;
+
+  private LoadedBucket(ArchiveInput index, String file, BucketFunction function,
+      long recordsOffset) {
+    this.index = index;
+    this.file = file;
+    this.function = function;
+    this.recordsOffset = recordsOffset;
+  }
+
+  /** Opens the bucket's index file and loads its function with one positioned read. */
+  static LoadedBucket load(ArchiveStorage storage, ArchiveId id, BucketRef ref)
+      throws IOException {
+    String name = ref.indexFile();
+    String file = storage.location(name);
+    ArchiveInput index = storage.open(name);
+    try {
+      if (index.length() != ref.indexFileLength()) {
+        throw new CorruptArchiveException(file, index.length(), "index file is "
+            + index.length() + " bytes, the directory says " + ref.indexFileLength());
+      }
+      int sectionEnd = FileHeader.SIZE + IndexHeader.SIZE + ref.functionLength() + 4;
+      byte[] head = index.readFully(0, sectionEnd);
+      ByteBuffer buf = ByteBuffer.wrap(head);
+      FileHeader.check(buf, file, FileKind.INDEX, id);
+      IndexHeader header = IndexHeader.read(buf, file);
+      int stored = buf.getInt(sectionEnd - 4);
+      int computed = Checksums.crc32c(head, FileHeader.SIZE, sectionEnd - 4 - FileHeader.SIZE);
+      if (stored != computed) {
+        throw new CorruptArchiveException(file, sectionEnd - 4, String.format(
+            "function section checksum 0x%08X, computed 0x%08X", stored, computed));
+      }
+      if (header.recordCount() != ref.recordCount()
+          || header.functionLength() != ref.functionLength()
+          || header.localDepth() != ref.localDepth()
+          || header.fileLength() != ref.indexFileLength()) {
+        throw new CorruptArchiveException(file, FileHeader.SIZE, "index header " + header
+            + " disagrees with the directory's " + ref);
+      }
+      BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), head,
+          FileHeader.SIZE + IndexHeader.SIZE, header.functionLength(), header.recordCount(), file);
+      return new LoadedBucket(index, file, function, header.recordsOffset());
+    } catch (EOFException e) {
+      index.close();
+      throw new CorruptArchiveException(file, "index file is truncated", e);
+    } catch (IOException | RuntimeException e) {
+      index.close();
+      throw e;
+    }
+  }
+
+  /** The record of {@code hash}, or null if the bucket has no such name. */
+  IndexRecord find(NameHash hash) throws IOException {
+    long slot = function.slotOf(hash);
+    if (slot < 0) {
+      return null;
+    }
+    long at = recordsOffset + slot * IndexRecord.SIZE;
+    byte[] bytes = new byte[IndexRecord.SIZE];
+    try {
+      index.readFully(at, bytes, 0, bytes.length);
+    } catch (EOFException e) {
+      throw new CorruptArchiveException(file, "index file is truncated", e);
+    }
+    IndexRecord record = IndexRecord.read(bytes, 0, file, at);
+    return record.hash().equals(hash) ? record : null;
+  }
+
+  long functionBits() {
+    return function.numBits();
+  }
+
+  @Override
+  public void close() throws IOException {
+    index.close();
+  }
+}

@@ -1,0 +1,81 @@
+package org.hpf.read;
+
+import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
+import org.hpf.CorruptArchiveException;
+import org.hpf.format.ArchiveLayout;
+import org.hpf.format.FileFooter;
+import org.hpf.format.IndexRecord;
+import org.hpf.format.Manifest;
+import org.hpf.format.Manifest.PartInfo;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.ArchiveStorage;
+
+/**
+ * The part files of a generation, each opened once on first use and then shared by all threads
+ * through positioned reads, so a get never opens a stream.
+ */
+final class PartFiles implements AutoCloseable {
+  private final ArchiveStorage storage;
+  private final Manifest manifest;
+  private final ConcurrentHashMap<Integer, ArchiveInput> open = new ConcurrentHashMap<>();
+
+  PartFiles(ArchiveStorage storage, Manifest manifest) {
+    this.storage = storage;
+    this.manifest = manifest;
+  }
+
+  /** The open part that holds {@code record}'s entry, after checking the entry lies inside it. */
+  ArchiveInput partOf(IndexRecord record, String indexFile) throws IOException {
+    PartInfo info = manifest.part(record.part());
+    if (info == null) {
+      throw new CorruptArchiveException(indexFile, 0, "record points to part " + record.part()
+          + ", which the manifest does not list");
+    }
+    if (record.offset() + record.entryLength() > info.length() - FileFooter.SIZE) {
+      throw new CorruptArchiveException(indexFile, 0, "record points past the end of "
+          + ArchiveLayout.part(record.part()));
+    }
+    ArchiveInput input = open.get(record.part());
+    if (input == null) {
+      input = openPart(info);
+    }
+    return input;
+  }
+
+  private synchronized ArchiveInput openPart(PartInfo info) throws IOException {
+    ArchiveInput input = open.get(info.id());
+    if (input == null) {
+      String name = ArchiveLayout.part(info.id());
+      input = storage.open(name);
+      if (input.length() < info.length()) {
+        long actual = input.length();
+        input.close();
+        throw new CorruptArchiveException(storage.location(name), actual, "part is truncated: "
+            + actual + " bytes, the manifest says " + info.length());
+      }
+      open.put(info.id(), input);
+    }
+    return input;
+  }
+
+  int openCount() {
+    return open.size();
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException failure = null;
+    for (ArchiveInput input : open.values()) {
+      try {
+        input.close();
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    open.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package org.hpf.write;
+
+import org.apache.hadoop.fs.Path;
+
+/**
+ * What a create wrote, with the figures the brief asks for: index bytes per file and bits per
+ * key of the functions (as stored), and where the time went.
+ */
+public record CreateResult(Path archive, long generation, long files, long originalBytes,
+    long storedBytes, int parts, int buckets, int globalDepth, long indexBytes,
+    long functionBytes, long mergeMillis, long indexMillis, long totalMillis) {
+
+  public double indexBytesPerFile() {
+    return files == 0 ? 0 : (double) indexBytes / files;
+  }
+
+  public double functionBitsPerKey() {
+    return files == 0 ? 0 : functionBytes * 8.0 / files;
+  }
+
+  /** Files and directories the archive puts in the NameNode (the root, _manifests and files). */
+  public long archiveFiles() {
+    return parts + buckets + 3L; // directory, names and manifest files
+  }
+}

@@ -1,0 +1,78 @@
+package org.hpf.write;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import org.hpf.format.ArchiveId;
+import org.hpf.format.ArchiveLayout;
+import org.hpf.format.ChecksummedOutput;
+import org.hpf.format.FileHeader;
+import org.hpf.format.FileKind;
+import org.hpf.io.ArchiveOutput;
+import org.hpf.io.ArchiveStorage;
+
+/**
+ * One part file being written by one merge thread: header, entries, footer. Not thread-safe.
+ * States: open (entries may be written) then sealed (footer written, file closed).
+ */
+final class PartWriter implements AutoCloseable {
+  /** Bytes before the first entry: common header and part id. */
+  static final int PREAMBLE = FileHeader.SIZE + 4;
+
+  private final int id;
+  private final ArchiveOutput file;
+  private final ChecksummedOutput out;
+  private boolean sealed;
+
+  PartWriter(ArchiveStorage storage, ArchiveId archiveId, int id, long blockSize)
+      throws IOException {
+    this.id = id;
+    this.file = storage.create(ArchiveLayout.part(id), blockSize);
+    this.out = new ChecksummedOutput(new BufferedOutputStream(file.stream(), 1 << 17));
+    FileHeader.write(out.data(), FileKind.PART, archiveId);
+    out.data().writeInt(id);
+  }
+
+  int id() {
+    return id;
+  }
+
+  /** Where the next entry starts. */
+  long position() {
+    return out.position();
+  }
+
+  /** True when no entry has been written yet. */
+  boolean isEmpty() {
+    return out.position() == PREAMBLE;
+  }
+
+  ChecksummedOutput output() {
+    if (sealed) {
+      throw new IllegalStateException("part " + id + " is sealed");
+    }
+    return out;
+  }
+
+  /** Makes every entry written so far visible to readers and recovery (hflush). */
+  void flush() throws IOException {
+    out.flush();
+    file.flush();
+  }
+
+  /** Writes the footer, syncs and closes; returns the sealed length. */
+  long seal() throws IOException {
+    out.writeFooter();
+    out.flush();
+    file.sync();
+    file.close();
+    sealed = true;
+    return out.position();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (!sealed) {
+      file.close();
+    }
+  }
+}

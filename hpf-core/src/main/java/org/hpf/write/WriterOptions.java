@@ -1,0 +1,189 @@
+package org.hpf.write;
+
+import org.hpf.format.ArchiveId;
+import org.hpf.format.NameHasher;
+
+/**
+ * How an archive is written. Immutable; build with {@link #builder()}. Zero for block size,
+ * replication or bucket capacity means "derive a default" (see each getter).
+ */
+public final class WriterOptions {
+  /** Members up to this size are read into memory and may be compressed; larger ones stream raw. */
+  public static final int COMPRESS_LIMIT = 16 << 20;
+
+  private final int threads;
+  private final long partSize;
+  private final long blockSize;
+  private final short replication;
+  private final int bucketCapacity;
+  private final Compression compression;
+  private final int journalBatchFiles;
+  private final long journalBatchBytes;
+  private final ProgressListener progress;
+  private final NameHasher hasher;
+  private final ArchiveId archiveId;
+
+  private WriterOptions(Builder b) {
+    this.threads = b.threads;
+    this.partSize = b.partSize;
+    this.blockSize = b.blockSize;
+    this.replication = b.replication;
+    this.bucketCapacity = b.bucketCapacity;
+    this.compression = b.compression;
+    this.journalBatchFiles = b.journalBatchFiles;
+    this.journalBatchBytes = b.journalBatchBytes;
+    this.progress = b.progress;
+    this.hasher = b.hasher;
+    this.archiveId = b.archiveId;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static WriterOptions defaults() {
+    return builder().build();
+  }
+
+  /** Merge threads, each writing its own part file. Default: cores, at least 2. */
+  public int threads() {
+    return threads;
+  }
+
+  /** Size at which a part file rolls over to the next. Default 1 GiB. */
+  public long partSize() {
+    return partSize;
+  }
+
+  /** Block size of part and index files; 0 = the file system's default. */
+  public long blockSize() {
+    return blockSize;
+  }
+
+  /** Replication of the archive's files; 0 = the file system's default. */
+  public short replication() {
+    return replication;
+  }
+
+  /** Most records per bucket; 0 = as many as fit one block ({@code IndexFileWriter#capacityFor}). */
+  public int bucketCapacity() {
+    return bucketCapacity;
+  }
+
+  public Compression compression() {
+    return compression;
+  }
+
+  /** A merge thread flushes its part and journals its records after this many members... */
+  public int journalBatchFiles() {
+    return journalBatchFiles;
+  }
+
+  /** ...or after this many bytes, whichever comes first. */
+  public long journalBatchBytes() {
+    return journalBatchBytes;
+  }
+
+  public ProgressListener progress() {
+    return progress;
+  }
+
+  public NameHasher hasher() {
+    return hasher;
+  }
+
+  /** A fixed archive id (tests); null = random. */
+  public ArchiveId archiveId() {
+    return archiveId;
+  }
+
+  /** Single-use builder of {@link WriterOptions}. */
+  public static final class Builder {
+    private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private long partSize = 1L << 30;
+    private long blockSize;
+    private short replication;
+    private int bucketCapacity;
+    private Compression compression = Compression.AUTO;
+    private int journalBatchFiles = 512;
+    private long journalBatchBytes = 8L << 20;
+    private ProgressListener progress = ProgressListener.NONE;
+    private NameHasher hasher = NameHasher.MURMUR3_128;
+    private ArchiveId archiveId;
+
+    public Builder threads(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("threads must be at least 1: " + value);
+      }
+      this.threads = value;
+      return this;
+    }
+
+    public Builder partSize(long value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("part size must be positive: " + value);
+      }
+      this.partSize = value;
+      return this;
+    }
+
+    public Builder blockSize(long value) {
+      if (value < 0 || value % 512 != 0) {
+        throw new IllegalArgumentException("block size must be a multiple of 512: " + value);
+      }
+      this.blockSize = value;
+      return this;
+    }
+
+    public Builder replication(int value) {
+      if (value < 0 || value > Short.MAX_VALUE) {
+        throw new IllegalArgumentException("bad replication " + value);
+      }
+      this.replication = (short) value;
+      return this;
+    }
+
+    public Builder bucketCapacity(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("bucket capacity must not be negative: " + value);
+      }
+      this.bucketCapacity = value;
+      return this;
+    }
+
+    public Builder compression(Compression value) {
+      this.compression = java.util.Objects.requireNonNull(value);
+      return this;
+    }
+
+    public Builder journalBatch(int files, long bytes) {
+      if (files < 1 || bytes < 1) {
+        throw new IllegalArgumentException("journal batch must be positive");
+      }
+      this.journalBatchFiles = files;
+      this.journalBatchBytes = bytes;
+      return this;
+    }
+
+    public Builder progress(ProgressListener value) {
+      this.progress = java.util.Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** Testing only: archives use MurmurHash3; readers must be given the same hasher. */
+    public Builder hasher(NameHasher value) {
+      this.hasher = java.util.Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** Testing only: a fixed archive id instead of a random one. */
+    public Builder archiveId(ArchiveId value) {
+      this.archiveId = value;
+      return this;
+    }
+
+    public WriterOptions build() {
+      return new WriterOptions(this);
+    }
+  }
+}
