@@ -5,6 +5,7 @@ public class ArchiveLockedException extends HpfException {
   private static final long serialVersionUID = 1L;
 
   public ArchiveLockedException(String archive, String holder) {
-    super(archive + " is locked by " + holder);
+    super(archive + " is locked by " + holder + "; if that writer is no longer running, "
+        + "recover with breakLock (hpf recover --break-lock)");
   }
 }

@@ -14,31 +14,42 @@ import org.hpf.io.ArchiveInput;
  */
 public final class JournalReader {
   /** What the journal held, and whether a torn tail was dropped. */
-  public record Contents(List<JournalEntry> entries, boolean tornTail, long validLength) {}
+  public record Contents(ArchiveId archiveId, JournalHeader header, List<JournalEntry> entries,
+      boolean tornTail, long validLength) {}
+
+  /** Bytes before the first record. */
+  public static final int PREAMBLE = FileHeader.SIZE + JournalHeader.SIZE;
 
   private JournalReader() {}
 
   public static Contents read(ArchiveInput in, String file, ArchiveId id) throws IOException {
     long length = in.length();
-    byte[] header = in.readFully(0, (int) Math.min(length, FileHeader.SIZE));
-    FileHeader.check(ByteBuffer.wrap(header), file, FileKind.JOURNAL, id);
+    int preamble = PREAMBLE;
+    if (length < preamble) {
+      // The journal's own header was never flushed: nothing was journaled.
+      throw new CorruptArchiveException(file, length, "journal shorter than its header");
+    }
+    ByteBuffer head = ByteBuffer.wrap(in.readFully(0, preamble));
+    ArchiveId archiveId = FileHeader.check(head, file, FileKind.JOURNAL, id);
+    JournalHeader header = JournalHeader.read(head, file);
     List<JournalEntry> entries = new ArrayList<>();
-    SequentialInput input = new SequentialInput(in, FileHeader.SIZE, length, 1 << 16);
-    long at = FileHeader.SIZE;
+    SequentialInput input = new SequentialInput(in, preamble, length, 1 << 16);
+    long at = preamble;
     byte[] four = new byte[4];
     while (at < length) {
       if (length - at < 4) {
-        return new Contents(entries, true, at);
+        return new Contents(archiveId, header, entries, true, at);
       }
       input.readFully(four, 0, 4);
       int payload = ByteBuffer.wrap(four).getInt();
       int minimum = 2 + IndexRecord.SIZE + 8;
       if (payload < minimum || payload > minimum + MemberNames.MAX_BYTES) {
-        return torn(entries, at, length, at + 4, file, "impossible record length " + payload);
+        return torn(archiveId, header, entries, at, length, at + 4, file,
+            "impossible record length " + payload);
       }
       long end = at + 4 + payload + 4;
       if (end > length) {
-        return new Contents(entries, true, at);
+        return new Contents(archiveId, header, entries, true, at);
       }
       byte[] record = new byte[4 + payload + 4];
       System.arraycopy(four, 0, record, 0, 4);
@@ -46,7 +57,8 @@ public final class JournalReader {
       ByteBuffer buf = ByteBuffer.wrap(record);
       int stored = buf.getInt(4 + payload);
       if (stored != Checksums.crc32c(record, 0, 4 + payload)) {
-        return torn(entries, at, length, end, file, "journal record checksum mismatch");
+        return torn(archiveId, header, entries, at, length, end, file,
+            "journal record checksum mismatch");
       }
       buf.position(4);
       int nameLength = buf.getShort() & 0xFFFF;
@@ -59,14 +71,15 @@ public final class JournalReader {
       entries.add(new JournalEntry(name, indexRecord, mtime));
       at = end;
     }
-    return new Contents(entries, false, at);
+    return new Contents(archiveId, header, entries, false, at);
   }
 
-  private static Contents torn(List<JournalEntry> entries, long at, long length, long end,
-      String file, String problem) throws CorruptArchiveException {
+  private static Contents torn(ArchiveId archiveId, JournalHeader header,
+      List<JournalEntry> entries, long at, long length, long end, String file, String problem)
+      throws CorruptArchiveException {
     if (end < length) {
       throw new CorruptArchiveException(file, at, problem + " before the journal's last record");
     }
-    return new Contents(entries, true, at);
+    return new Contents(archiveId, header, entries, true, at);
   }
 }

@@ -14,9 +14,11 @@ import org.hpf.io.ArchiveOutput;
 public final class JournalWriter implements AutoCloseable {
   private final ArchiveOutput file;
 
-  public JournalWriter(ArchiveOutput file, ArchiveId id) throws IOException {
+  public JournalWriter(ArchiveOutput file, ArchiveId id, JournalHeader header)
+      throws IOException {
     this.file = file;
     file.stream().write(FileHeader.bytes(FileKind.JOURNAL, id));
+    file.stream().write(header.toBytes());
     file.flush();
   }
 

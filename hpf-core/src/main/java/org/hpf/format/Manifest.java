@@ -16,15 +16,29 @@ import org.hpf.CorruptArchiveException;
  */
 public record Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
     int hashAlgorithm, long fileCount, long originalBytes, long storedBytes, int bucketCapacity,
-    long blockSize, long partSize, String directoryFile, String namesFile, List<PartInfo> parts) {
+    long blockSize, long partSize, String directoryFile, List<NamesSegment> namesSegments,
+    List<PartInfo> parts) {
 
   public static final String DIR = "_manifests";
   public static final String PREFIX = "manifest-";
 
-  /** A sealed part file: its id and length including the footer. */
-  public record PartInfo(int id, long length) {}
+  /**
+   * A sealed part file: its id, its length including the footer, and how many of its entries
+   * (and their bytes) the generation still uses, which is what compaction looks at.
+   */
+  public record PartInfo(int id, long length, long liveEntries, long liveBytes) {
+    /** The fraction of the part's entry bytes that live members use. */
+    public double liveFraction() {
+      long entryBytes = length - FileHeader.SIZE - 4 - FileFooter.SIZE;
+      return entryBytes <= 0 ? 1.0 : (double) liveBytes / entryBytes;
+    }
+  }
+
+  /** A names file and the number of name entries it holds. */
+  public record NamesSegment(String file, long entries) {}
 
   public Manifest {
+    namesSegments = List.copyOf(namesSegments);
     parts = List.copyOf(parts);
   }
 
@@ -64,11 +78,17 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     data.writeLong(blockSize);
     data.writeLong(partSize);
     writeString(data, directoryFile);
-    writeString(data, namesFile);
+    data.writeInt(namesSegments.size());
+    for (NamesSegment segment : namesSegments) {
+      writeString(data, segment.file());
+      data.writeLong(segment.entries());
+    }
     data.writeInt(parts.size());
     for (PartInfo part : parts) {
       data.writeInt(part.id());
       data.writeLong(part.length());
+      data.writeLong(part.liveEntries());
+      data.writeLong(part.liveBytes());
     }
     out.writeFooter();
     return bytes.toByteArray();
@@ -92,24 +112,55 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       long blockSize = buf.getLong();
       long partSize = buf.getLong();
       String directory = readString(buf);
-      String names = readString(buf);
+      int segmentCount = buf.getInt();
+      if (segmentCount < 0 || segmentCount > buf.remaining() / 10) {
+        throw new CorruptArchiveException(file, buf.position() - 4,
+            "bad names segment count " + segmentCount);
+      }
+      List<NamesSegment> segments = new ArrayList<>(segmentCount);
+      for (int i = 0; i < segmentCount; i++) {
+        segments.add(new NamesSegment(readString(buf), buf.getLong()));
+      }
       int partCount = buf.getInt();
-      if (partCount < 0 || partCount > buf.remaining() / 12) {
+      if (partCount < 0 || partCount > buf.remaining() / 28) {
         throw new CorruptArchiveException(file, buf.position() - 4, "bad part count " + partCount);
       }
       List<PartInfo> parts = new ArrayList<>(partCount);
       for (int i = 0; i < partCount; i++) {
-        parts.add(new PartInfo(buf.getInt(), buf.getLong()));
+        parts.add(new PartInfo(buf.getInt(), buf.getLong(), buf.getLong(), buf.getLong()));
       }
       if (buf.hasRemaining()) {
         throw new CorruptArchiveException(file, buf.position(),
             buf.remaining() + " unexpected bytes after the part list");
       }
       return new Manifest(id, generation, commitTime, hashAlgorithm, fileCount, originalBytes,
-          storedBytes, capacity, blockSize, partSize, directory, names, parts);
+          storedBytes, capacity, blockSize, partSize, directory, segments, parts);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw SealedFile.truncatedBody(file, buf, e);
     }
+  }
+
+  /** Reads and checks the manifest of {@code generation}. */
+  public static Manifest read(org.hpf.io.ArchiveStorage storage, long generation)
+      throws java.io.IOException {
+    String name = fileName(generation);
+    ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
+    ArchiveId id = FileHeader.check(ByteBuffer.wrap(body.array()), storage.location(name),
+        FileKind.MANIFEST, null);
+    Manifest manifest = parse(id, body, storage.location(name));
+    if (manifest.generation() != generation) {
+      throw new CorruptArchiveException(storage.location(name), FileHeader.SIZE,
+          "manifest says generation " + manifest.generation());
+    }
+    return manifest;
+  }
+
+  /** Reads and checks the directory this manifest names. */
+  public DirectoryFile readDirectory(org.hpf.io.ArchiveStorage storage)
+      throws java.io.IOException {
+    return DirectoryFile.parse(
+        SealedFile.read(storage, directoryFile, FileKind.DIRECTORY, archiveId),
+        storage.location(directoryFile));
   }
 
   /** The part with this id, or null. */

@@ -15,16 +15,19 @@ import org.hpf.CorruptArchiveException;
 import org.hpf.io.ArchiveInput;
 
 /**
- * Streams the names of a names file block by block; each block is checked before its names are
- * returned, and the file's footer when the last block has been read. Holds one block in memory.
+ * Streams the entries of a names segment block by block; each block is checked before its
+ * entries are returned, and the file's footer when the last block has been read. Holds one block
+ * in memory.
  */
-public final class NamesFileReader implements Iterator<String>, AutoCloseable {
+public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable {
+  /** Op, name length, length and mtime: the bytes of an entry with an empty name. */
+  private static final int ENTRY_MIN = 1 + 2 + 8 + 8;
   private final ArchiveInput in;
   private final String file;
   private final SequentialInput raw;
   private final CRC32C fileCrc = new CRC32C();
   private final DataInputStream data;
-  private final ArrayDeque<String> block = new ArrayDeque<>();
+  private final ArrayDeque<NameEntry> block = new ArrayDeque<>();
   private long returned;
   private boolean ended;
 
@@ -64,7 +67,7 @@ public final class NamesFileReader implements Iterator<String>, AutoCloseable {
       return;
     }
     int length = readInt();
-    if (count < 0 || length < 2L * count || length > (1 << 26)) {
+    if (count < 0 || length < (long) ENTRY_MIN * count || length > (1 << 26)) {
       throw new CorruptArchiveException(file, at, "bad names block: " + count + " names in "
           + length + " bytes");
     }
@@ -79,12 +82,18 @@ public final class NamesFileReader implements Iterator<String>, AutoCloseable {
     }
     ByteBuffer buf = ByteBuffer.wrap(bytes, 8, length);
     for (int i = 0; i < count; i++) {
-      int n = buf.getShort() & 0xFFFF;
-      if (n > buf.remaining()) {
-        throw new CorruptArchiveException(file, at, "name runs past its block");
+      if (buf.remaining() < ENTRY_MIN) {
+        throw new CorruptArchiveException(file, at, "names block ends inside an entry");
       }
-      block.add(new String(bytes, buf.position(), n, StandardCharsets.UTF_8));
+      int op = buf.get() & 0xFF;
+      int n = buf.getShort() & 0xFFFF;
+      if (n + 16 > buf.remaining() || (op != NameEntry.OP_PRESENT && op != NameEntry.OP_DELETED)) {
+        throw new CorruptArchiveException(file, at, "bad names entry (op " + op + ", " + n
+            + " name bytes)");
+      }
+      String name = new String(bytes, buf.position(), n, StandardCharsets.UTF_8);
       buf.position(buf.position() + n);
+      block.add(new NameEntry(name, op == NameEntry.OP_DELETED, buf.getLong(), buf.getLong()));
     }
     if (buf.hasRemaining()) {
       throw new CorruptArchiveException(file, at, "names block has trailing bytes");
@@ -126,7 +135,7 @@ public final class NamesFileReader implements Iterator<String>, AutoCloseable {
   }
 
   @Override
-  public String next() {
+  public NameEntry next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }

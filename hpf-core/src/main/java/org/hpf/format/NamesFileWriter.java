@@ -7,8 +7,8 @@ import java.nio.charset.StandardCharsets;
 import org.hpf.io.ArchiveOutput;
 
 /**
- * Writes a names file (docs/FORMAT.md, "Names") block by block; names must arrive in
- * {@link MemberNames#ORDER}. Single use: {@link #finish()} seals and closes the file.
+ * Writes a names segment (docs/FORMAT.md, "Names") block by block; entries must arrive in
+ * {@link MemberNames#ORDER} without repeats. Single use: {@link #finish()} seals and closes it.
  */
 public final class NamesFileWriter implements AutoCloseable {
   private static final int BLOCK_BYTES = 64 * 1024;
@@ -28,15 +28,19 @@ public final class NamesFileWriter implements AutoCloseable {
     FileHeader.write(out.data(), FileKind.NAMES, id);
   }
 
-  public void add(String name) throws IOException {
+  public void add(NameEntry entry) throws IOException {
+    String name = entry.name();
     if (previous != null && MemberNames.compare(previous, name) >= 0) {
       throw new IllegalArgumentException("names out of order: '" + previous + "' then '"
           + name + "'");
     }
     previous = name;
     byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+    blockData.writeByte(entry.deleted() ? NameEntry.OP_DELETED : NameEntry.OP_PRESENT);
     blockData.writeShort(bytes.length);
     blockData.write(bytes);
+    blockData.writeLong(entry.length());
+    blockData.writeLong(entry.mtimeMillis());
     blockCount++;
     total++;
     if (block.size() >= BLOCK_BYTES) {

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.hpf.HashCollisionException;
 import org.hpf.format.DirectoryFile;
+import org.hpf.format.DirectoryFile.BucketRef;
 
 /**
  * Distributes records over buckets of at most {@code capacity} records by extendible hashing
@@ -16,15 +17,31 @@ import org.hpf.format.DirectoryFile;
  * the slot table first only when d equals the global depth.
  */
 public final class ExtendibleHashing {
-  /** A bucket being filled: its depth, the low bits its records share, and their ids. */
+  /**
+   * A bucket: its depth, the low bits its records share, and either the stored bucket it is
+   * unchanged from ({@link #original()}) or the ids of its records once loaded for change.
+   */
   public static final class Bucket {
-    private int localDepth;
+    private final int localDepth;
     private final int prefix;
-    private final IntArrayList members = new IntArrayList();
+    private final BucketRef original;
+    private IntArrayList members;
 
-    Bucket(int localDepth, int prefix) {
+    Bucket(int localDepth, int prefix, BucketRef original, IntArrayList members) {
       this.localDepth = localDepth;
       this.prefix = prefix;
+      this.original = original;
+      this.members = members;
+    }
+
+    /** The stored bucket this one came from, or null for a bucket made by a split or create. */
+    public BucketRef original() {
+      return original;
+    }
+
+    /** True when the bucket's records were loaded or inserted: it needs a new index file. */
+    public boolean changed() {
+      return members != null;
     }
 
     public int localDepth() {
@@ -35,7 +52,7 @@ public final class ExtendibleHashing {
       return prefix;
     }
 
-    /** Ids of the records in this bucket, as given to {@link #insert}. */
+    /** Ids of the records in this bucket (null if the bucket was not changed). */
     public IntArrayList members() {
       return members;
     }
@@ -53,18 +70,59 @@ public final class ExtendibleHashing {
   private int globalDepth;
   private int[] slots = {0};
 
-  public ExtendibleHashing(int capacity, LowBits lows) {
+  private ExtendibleHashing(int capacity, LowBits lows) {
     if (capacity < 1) {
       throw new IllegalArgumentException("bucket capacity must be positive: " + capacity);
     }
     this.capacity = capacity;
     this.lows = lows;
-    buckets.add(new Bucket(0, 0));
+  }
+
+  /** A directory with one empty bucket, ready for inserts (a create). */
+  public static ExtendibleHashing empty(int capacity, LowBits lows) {
+    ExtendibleHashing hashing = new ExtendibleHashing(capacity, lows);
+    hashing.buckets.add(new Bucket(0, 0, null, new IntArrayList()));
+    return hashing;
+  }
+
+  /** The directory of a committed generation; buckets must be {@link #load}ed to change. */
+  public static ExtendibleHashing of(DirectoryFile directory, int capacity, LowBits lows) {
+    ExtendibleHashing hashing = new ExtendibleHashing(capacity, lows);
+    hashing.globalDepth = directory.globalDepth();
+    hashing.slots = directory.slots().clone();
+    int[] prefix = new int[directory.buckets().size()];
+    Arrays.fill(prefix, -1);
+    for (int s = 0; s < hashing.slots.length; s++) {
+      int b = hashing.slots[s];
+      if (prefix[b] < 0) {
+        prefix[b] = s & ((1 << directory.buckets().get(b).localDepth()) - 1);
+      }
+    }
+    for (int b = 0; b < prefix.length; b++) {
+      BucketRef ref = directory.buckets().get(b);
+      hashing.buckets.add(new Bucket(ref.localDepth(), prefix[b], ref, null));
+    }
+    return hashing;
+  }
+
+  /** The bucket a low hash word belongs to. */
+  public int bucketOf(long low) {
+    return slots[slot(low, globalDepth)];
+  }
+
+  /** Makes bucket {@code b} changeable with these records (its stored ones, less removals). */
+  public void load(int b, IntArrayList recordIds) throws HashCollisionException {
+    Bucket old = buckets.get(b);
+    buckets.set(b, new Bucket(old.localDepth, old.prefix, old.original, recordIds));
+    splitUntilFits(b);
   }
 
   public void insert(int recordId) throws HashCollisionException {
     int b = slots[slot(lows.of(recordId), globalDepth)];
     Bucket bucket = buckets.get(b);
+    if (bucket.members == null) {
+      throw new IllegalStateException("bucket " + b + " must be loaded before inserts");
+    }
     bucket.members.add(recordId);
     if (bucket.members.size() > capacity) {
       splitUntilFits(b);
@@ -95,8 +153,8 @@ public final class ExtendibleHashing {
       slots = doubled;
       globalDepth++;
     }
-    Bucket high = new Bucket(d + 1, old.prefix | (1 << d));
-    Bucket low = new Bucket(d + 1, old.prefix);
+    Bucket high = new Bucket(d + 1, old.prefix | (1 << d), null, new IntArrayList());
+    Bucket low = new Bucket(d + 1, old.prefix, null, new IntArrayList());
     for (int i = 0; i < old.members.size(); i++) {
       int id = old.members.getInt(i);
       ((lows.of(id) >>> d & 1) == 0 ? low : high).members.add(id);

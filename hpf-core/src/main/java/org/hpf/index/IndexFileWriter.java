@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.hpf.HashCollisionException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.Checksums;
 import org.hpf.format.ChecksummedOutput;
@@ -37,13 +36,12 @@ public final class IndexFileWriter {
   }
 
   /**
-   * Writes {@code records} (any order) as bucket {@code bucketId} of {@code generation}.
-   *
-   * @param names gives a record's member name, for the collision message
+   * Writes {@code records} (any order, distinct hashes) as bucket {@code bucketId} of
+   * {@code generation}.
    */
   public static BucketRef write(ArchiveStorage storage, ArchiveId id, long generation,
-      int bucketId, int localDepth, int prefix, List<IndexRecord> records, long blockSize,
-      java.util.function.IntFunction<String> names) throws IOException {
+      int bucketId, int localDepth, int prefix, List<IndexRecord> records, long blockSize)
+      throws IOException {
     List<Integer> order = new ArrayList<>(records.size());
     for (int i = 0; i < records.size(); i++) {
       order.add(i);
@@ -54,8 +52,7 @@ public final class IndexFileWriter {
     for (int i = 0; i < order.size(); i++) {
       NameHash hash = records.get(order.get(i)).hash();
       if (hash.equals(previous)) {
-        throw new HashCollisionException("names '" + names.apply(order.get(i - 1)) + "' and '"
-            + names.apply(order.get(i)) + "' have the same 128-bit hash " + hash);
+        throw new IllegalArgumentException("two records with hash " + hash + " in one bucket");
       }
       previous = hash;
       keys.add(hash.toBytes());

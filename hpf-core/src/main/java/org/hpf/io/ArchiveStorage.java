@@ -45,6 +45,12 @@ public interface ArchiveStorage extends Closeable {
   /** True when the archive directory exists and has any entry. */
   boolean rootExistsNonEmpty() throws IOException;
 
+  /**
+   * Makes a file that a dead writer left open final and readable to its last flushed byte
+   * (HDFS lease recovery); a no-op where files need no such step.
+   */
+  default void recoverLease(String name) throws IOException {}
+
   /** Removes the whole archive directory: used only to clean up a create that failed. */
   void deleteRoot() throws IOException;
 }

@@ -13,6 +13,8 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.hpf.hdfs.HdfsLeases;
 
 /** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
 public final class HadoopStorage implements ArchiveStorage {
@@ -110,6 +112,13 @@ public final class HadoopStorage implements ArchiveStorage {
     Path path = dir.isEmpty() ? root : path(dir);
     if (!fs.mkdirs(path)) {
       throw new IOException("could not create directory " + path);
+    }
+  }
+
+  @Override
+  public void recoverLease(String name) throws IOException {
+    if (fs instanceof DistributedFileSystem dfs) {
+      HdfsLeases.recover(dfs, path(name));
     }
   }
 

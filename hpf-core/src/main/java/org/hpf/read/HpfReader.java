@@ -1,10 +1,12 @@
 package org.hpf.read;
 
 import java.io.ByteArrayInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -17,19 +19,23 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.CorruptArchiveException;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.NoCommittedGenerationException;
+import org.hpf.StaleGenerationException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.Codec;
 import org.hpf.format.DirectoryFile;
-import org.hpf.format.DirectoryFile.BucketRef;
 import org.hpf.format.EntryHeader;
 import org.hpf.format.FileHeader;
 import org.hpf.format.FileKind;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
+import org.hpf.format.Manifest.NamesSegment;
+import org.hpf.format.NameEntry;
+import org.hpf.format.NamesMerge;
 import org.hpf.format.NameHash;
 import org.hpf.format.NamesFileReader;
 import org.hpf.format.SealedFile;
+import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveStorage;
 import org.hpf.io.HadoopStorage;
 
@@ -53,7 +59,7 @@ public final class HpfReader implements AutoCloseable {
     this.options = options;
     this.manifest = manifest;
     this.directory = directory;
-    this.parts = new PartFiles(storage, manifest);
+    this.parts = new PartFiles(storage, this::openGenerationFile, manifest);
   }
 
   public static HpfReader open(Configuration conf, Path archive) throws IOException {
@@ -66,24 +72,27 @@ public final class HpfReader implements AutoCloseable {
   }
 
   public static HpfReader open(ArchiveStorage storage, ReaderOptions options) throws IOException {
-    long generation = newestGeneration(storage);
-    String manifestName = Manifest.fileName(generation);
-    ByteBuffer body = SealedFile.read(storage, manifestName, FileKind.MANIFEST, null);
-    ArchiveId id = FileHeader.check(ByteBuffer.wrap(body.array()),
-        storage.location(manifestName), FileKind.MANIFEST, null);
-    Manifest manifest = Manifest.parse(id, body, storage.location(manifestName));
-    if (manifest.generation() != generation) {
-      throw new CorruptArchiveException(storage.location(manifestName), FileHeader.SIZE,
-          "manifest says generation " + manifest.generation());
+    Manifest manifest = Manifest.read(storage, newestGeneration(storage));
+    return new HpfReader(storage, options, manifest, manifest.readDirectory(storage));
+  }
+
+  /**
+   * A reader of the newest generation if a writer committed one since this reader was opened,
+   * else null. This reader stays usable (until its generation is no longer kept).
+   */
+  public HpfReader reopenIfChanged() throws IOException {
+    if (newestGeneration(storage) == manifest.generation()) {
+      return null;
     }
-    DirectoryFile directory = DirectoryFile.parse(
-        SealedFile.read(storage, manifest.directoryFile(), FileKind.DIRECTORY, id),
-        storage.location(manifest.directoryFile()));
-    return new HpfReader(storage, options, manifest, directory);
+    return open(storage, options);
+  }
+
+  public long generation() {
+    return manifest.generation();
   }
 
   /** The largest committed generation, from the names in {@code _manifests/}. */
-  static long newestGeneration(ArchiveStorage storage) throws IOException {
+  public static long newestGeneration(ArchiveStorage storage) throws IOException {
     long newest = -1;
     for (String name : storage.list(Manifest.DIR)) {
       newest = Math.max(newest, Manifest.generationOf(name));
@@ -140,27 +149,54 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
-   * Every name, in increasing UTF-8 byte order, streamed from the names file one checked block at
-   * a time. Close the stream when done.
+   * Every name, in increasing UTF-8 byte order, streamed from the names segments (merged, one
+   * checked block of each in memory). Close the stream when done.
    */
   public Stream<String> list() throws IOException {
-    String file = storage.location(manifest.namesFile());
-    NamesFileReader names =
-        new NamesFileReader(storage.open(manifest.namesFile()), file, manifest.archiveId());
-    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(names,
+    return listEntries().map(NameEntry::name);
+  }
+
+  /** As {@link #list()}, with each member's length and modification time. */
+  public Stream<NameEntry> listEntries() throws IOException {
+    List<NamesFileReader> readers = new ArrayList<>();
+    try {
+      for (NamesSegment segment : manifest.namesSegments()) {
+        readers.add(new NamesFileReader(openGenerationFile(segment.file()),
+            storage.location(segment.file()), manifest.archiveId()));
+      }
+    } catch (IOException e) {
+      for (NamesFileReader reader : readers) {
+        reader.close();
+      }
+      throw e;
+    }
+    NamesMerge merge = new NamesMerge(readers, false);
+    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merge,
         Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.DISTINCT), false)
         .onClose(() -> {
           try {
-            names.close();
+            merge.close();
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
         });
   }
 
-  /** Names whose record is found (for tests and verify); not a listing. */
-  List<BucketRef> bucketRefs() {
-    return directory.buckets();
+  /** The member's index record, or null if the archive has no such name. */
+  public IndexRecord record(String name) throws IOException {
+    return find(name);
+  }
+
+  private ArchiveInput openGenerationFile(String name) throws IOException {
+    try {
+      return storage.open(name);
+    } catch (FileNotFoundException e) {
+      if (newestGeneration(storage) > manifest.generation()) {
+        throw new StaleGenerationException(storage.location(), manifest.generation(), name);
+      }
+      throw new CorruptArchiveException(storage.location(name), "file of generation "
+          + manifest.generation() + " is missing", e);
+    }
   }
 
   private IndexRecord locate(String name) throws IOException {
@@ -192,7 +228,8 @@ public final class HpfReader implements AutoCloseable {
     synchronized (buckets) {
       loaded = buckets.get(b);
       if (loaded == null) {
-        loaded = LoadedBucket.load(storage, manifest.archiveId(), directory.buckets().get(b));
+        loaded = LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(),
+            directory.buckets().get(b));
         buckets.put(b, loaded);
       }
       return loaded;

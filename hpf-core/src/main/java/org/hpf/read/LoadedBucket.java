@@ -35,11 +35,11 @@ final class LoadedBucket implements AutoCloseable {
   }
 
   /** Opens the bucket's index file and loads its function with one positioned read. */
-  static LoadedBucket load(ArchiveStorage storage, ArchiveId id, BucketRef ref)
-      throws IOException {
+  static LoadedBucket load(ArchiveStorage storage, FileOpener opener, ArchiveId id,
+      BucketRef ref) throws IOException {
     String name = ref.indexFile();
     String file = storage.location(name);
-    ArchiveInput index = storage.open(name);
+    ArchiveInput index = opener.open(name);
     try {
       if (index.length() != ref.indexFileLength()) {
         throw new CorruptArchiveException(file, index.length(), "index file is "

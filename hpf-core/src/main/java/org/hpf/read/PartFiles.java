@@ -17,11 +17,13 @@ import org.hpf.io.ArchiveStorage;
  */
 final class PartFiles implements AutoCloseable {
   private final ArchiveStorage storage;
+  private final FileOpener opener;
   private final Manifest manifest;
   private final ConcurrentHashMap<Integer, ArchiveInput> open = new ConcurrentHashMap<>();
 
-  PartFiles(ArchiveStorage storage, Manifest manifest) {
+  PartFiles(ArchiveStorage storage, FileOpener opener, Manifest manifest) {
     this.storage = storage;
+    this.opener = opener;
     this.manifest = manifest;
   }
 
@@ -47,7 +49,7 @@ final class PartFiles implements AutoCloseable {
     ArchiveInput input = open.get(info.id());
     if (input == null) {
       String name = ArchiveLayout.part(info.id());
-      input = storage.open(name);
+      input = opener.open(name);
       if (input.length() < info.length()) {
         long actual = input.length();
         input.close();

@@ -2,25 +2,18 @@ package org.hpf.write;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
+import org.hpf.LimitExceededException;
 import org.hpf.format.ArchiveId;
-import org.hpf.format.ArchiveLayout;
 import org.hpf.format.DirectoryFile;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.JournalWriter;
+import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
-import org.hpf.format.Manifest.PartInfo;
-import org.hpf.format.NameHasher;
-import org.hpf.format.NamesFileWriter;
-import org.hpf.io.ArchiveOutput;
-import org.hpf.io.ArchiveStorage;
+import org.hpf.index.IndexFileWriter;
 import org.hpf.io.HadoopStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,11 +21,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates an archive: collect sources, merge them into parts (journaled), build buckets and
  * their index files, write names and directory, then commit by publishing the manifest. A
- * failure before the commit removes the half-built archive; a crash leaves the journal.
+ * failure before the commit removes the half-built archive; a crash leaves the journal, from
+ * which {@link ArchiveWriter#recover} completes the create.
  */
 public final class ArchiveCreator {
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveCreator.class);
-  static final long FIRST_GENERATION = 1;
 
   private ArchiveCreator() {}
 
@@ -47,16 +40,35 @@ public final class ArchiveCreator {
     }
     long blockSize = options.blockSize() > 0 ? options.blockSize()
         : storage.fileSystem().getDefaultBlockSize(storage.root());
-    int capacity = IndexPhase.capacity(options, blockSize);
+    int capacity = capacity(options, blockSize);
     storage.mkdirs(Manifest.DIR);
     boolean committed = false;
     WriterLock lock = null;
-    ExecutorService pool = Executors.newFixedThreadPool(options.threads(), threadFactory());
+    ExecutorService pool = WriterThreads.pool(options.threads());
     try {
       lock = WriterLock.acquire(storage, "create");
-      CreateResult result = write(storage, sources, options, blockSize, capacity, pool, start);
+      ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
+      GenerationCommit commit = new GenerationCommit(storage, id, null, null, capacity,
+          blockSize, options.partSize(), options.hasher());
+      Addition.Outcome outcome = Addition.run(storage, id, commit, sources, Map.of(), options,
+          blockSize, 0, new JournalHeader(JournalHeader.CREATE, false, 0, capacity, blockSize,
+              options.partSize()), pool);
       committed = true;
-      return result;
+      Manifest manifest = outcome.commit().manifest();
+      DirectoryFile directory = outcome.commit().directory();
+      long indexBytes = 0;
+      long functionBytes = 0;
+      for (DirectoryFile.BucketRef bucket : directory.buckets()) {
+        indexBytes += bucket.indexFileLength();
+        functionBytes += bucket.functionLength();
+      }
+      LOG.info("created {}: {} files, {} buckets, {} parts", storage.location(),
+          manifest.fileCount(), directory.buckets().size(), manifest.parts().size());
+      return new CreateResult(storage.root(), manifest.generation(), manifest.fileCount(),
+          manifest.originalBytes(), manifest.storedBytes(), manifest.parts().size(),
+          directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
+          outcome.mergeNanos() / 1_000_000, outcome.indexNanos() / 1_000_000,
+          (System.nanoTime() - start) / 1_000_000);
     } finally {
       pool.shutdownNow();
       if (lock != null) {
@@ -73,94 +85,17 @@ public final class ArchiveCreator {
     }
   }
 
-  private static CreateResult write(ArchiveStorage storage, List<Source> sources,
-      WriterOptions options, long blockSize, int capacity, ExecutorService pool, long start)
-      throws IOException {
-    ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-    long generation = FIRST_GENERATION;
-    long totalBytes = sources.stream().mapToLong(Source::length).sum();
-    options.progress().started(sources.size(), totalBytes);
-    options.progress().phase("merging");
-
-    String journalName = ArchiveLayout.journal(generation);
-    IndexRecord[] records;
-    List<PartInfo> parts;
-    try (JournalWriter journal = new JournalWriter(storage.create(journalName, 0), id)) {
-      MergePhase merge = new MergePhase(storage, id, options, blockSize, journal, sources, 0);
-      records = merge.run(pool);
-      parts = merge.parts();
+  /** The bucket capacity to use: the option, or what fits one block; checked against the block. */
+  static int capacity(WriterOptions options, long blockSize) throws LimitExceededException {
+    int fits = IndexFileWriter.capacityFor(blockSize);
+    if (options.bucketCapacity() == 0) {
+      return fits;
     }
-    long merged = System.nanoTime();
-
-    options.progress().phase("indexing");
-    DirectoryFile directory = IndexPhase.run(storage, id, generation, records, sources, capacity,
-        blockSize, pool);
-    long indexed = System.nanoTime();
-
-    options.progress().phase("committing");
-    String namesFile = ArchiveLayout.names(generation);
-    try (NamesFileWriter names = new NamesFileWriter(storage.create(namesFile, 0), id)) {
-      for (Source source : sources) {
-        names.add(source.name());
-      }
-      names.finish();
+    if (options.bucketCapacity() > fits) {
+      throw new LimitExceededException("bucket capacity " + options.bucketCapacity()
+          + " does not fit an index file in one block of " + blockSize + " bytes (at most "
+          + fits + ")");
     }
-    String directoryFile = ArchiveLayout.directory(generation);
-    writeSmallFile(storage, directoryFile, directory.toBytes(id));
-
-    long storedBytes = 0;
-    for (IndexRecord record : records) {
-      storedBytes += record.entryLength();
-    }
-    Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
-        NameHasher.MURMUR3_128_ID, sources.size(), totalBytes, storedBytes, capacity, blockSize,
-        options.partSize(), directoryFile, namesFile, parts);
-    publish(storage, manifest);
-    try {
-      storage.delete(journalName);
-    } catch (IOException e) {
-      // Committed already: a leftover journal of a committed generation is ignored by recovery.
-      LOG.warn("generation {} committed but its journal could not be deleted: {}", generation,
-          e.toString());
-    }
-    long end = System.nanoTime();
-
-    long indexBytes = 0;
-    long functionBytes = 0;
-    for (DirectoryFile.BucketRef bucket : directory.buckets()) {
-      indexBytes += bucket.indexFileLength();
-      functionBytes += bucket.functionLength();
-    }
-    LOG.info("created {}: {} files, {} buckets, {} parts", storage.location(), sources.size(),
-        directory.buckets().size(), parts.size());
-    return new CreateResult(((HadoopStorage) storage).root(), generation, sources.size(),
-        totalBytes, storedBytes, parts.size(), directory.buckets().size(),
-        directory.globalDepth(), indexBytes, functionBytes, (merged - start) / 1_000_000,
-        (indexed - merged) / 1_000_000, (end - start) / 1_000_000);
-  }
-
-  /** Publishes a generation: write the manifest under a temporary name, then rename it. */
-  static void publish(ArchiveStorage storage, Manifest manifest) throws IOException {
-    String temporary = ArchiveLayout.temporaryManifest(manifest.generation(),
-        UUID.randomUUID().toString());
-    writeSmallFile(storage, temporary, manifest.toBytes());
-    storage.rename(temporary, Manifest.fileName(manifest.generation()));
-  }
-
-  static void writeSmallFile(ArchiveStorage storage, String name, byte[] bytes)
-      throws IOException {
-    try (ArchiveOutput out = storage.create(name, 0)) {
-      out.stream().write(bytes);
-      out.sync();
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory threadFactory() {
-    AtomicInteger counter = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, "hpf-writer-" + counter.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+    return options.bucketCapacity();
   }
 }

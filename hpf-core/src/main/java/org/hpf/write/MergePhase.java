@@ -94,10 +94,10 @@ final class MergePhase {
     return new IOException(next);
   }
 
-  /** Parts sealed by the merge, by id, with their lengths. */
+  /** Parts sealed by the merge, by id, with their lengths (live counts are the commit's job). */
   List<PartInfo> parts() {
     List<PartInfo> parts = new ArrayList<>();
-    sealedParts.forEach((id, length) -> parts.add(new PartInfo(id, length)));
+    sealedParts.forEach((id, length) -> parts.add(new PartInfo(id, length, 0, 0)));
     return parts;
   }
 

@@ -48,6 +48,17 @@ public final class WriterLock implements AutoCloseable {
     return new WriterLock(storage, file);
   }
 
+  /**
+   * Removes a lock whose holder died: on HDFS its lease is recovered first, so a lock that a
+   * live writer still holds open is closed under it rather than left half-owned.
+   */
+  public static void breakStale(ArchiveStorage storage) throws IOException {
+    if (storage.exists(ArchiveLayout.LOCK)) {
+      storage.recoverLease(ArchiveLayout.LOCK);
+      storage.delete(ArchiveLayout.LOCK);
+    }
+  }
+
   private static String holder(ArchiveStorage storage) {
     try (ArchiveInput in = storage.open(ArchiveLayout.LOCK)) {
       int n = (int) Math.min(in.length(), 1024);

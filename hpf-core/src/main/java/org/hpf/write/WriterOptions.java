@@ -22,8 +22,12 @@ public final class WriterOptions {
   private final ProgressListener progress;
   private final NameHasher hasher;
   private final ArchiveId archiveId;
+  private final int retainGenerations;
+  private final boolean breakLock;
 
   private WriterOptions(Builder b) {
+    this.retainGenerations = b.retainGenerations;
+    this.breakLock = b.breakLock;
     this.threads = b.threads;
     this.partSize = b.partSize;
     this.blockSize = b.blockSize;
@@ -97,6 +101,19 @@ public final class WriterOptions {
     return archiveId;
   }
 
+  /**
+   * Generations whose files a commit keeps (the newest included): a reader opened on a
+   * generation keeps working until this many newer generations are committed. Default 2.
+   */
+  public int retainGenerations() {
+    return retainGenerations;
+  }
+
+  /** Whether opening a writer removes a lock left by a writer that died. Default false. */
+  public boolean breakLock() {
+    return breakLock;
+  }
+
   /** Single-use builder of {@link WriterOptions}. */
   public static final class Builder {
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -110,6 +127,26 @@ public final class WriterOptions {
     private ProgressListener progress = ProgressListener.NONE;
     private NameHasher hasher = NameHasher.MURMUR3_128;
     private ArchiveId archiveId;
+    private int retainGenerations = 2;
+    private boolean breakLock;
+
+    public Builder retainGenerations(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("at least the newest generation is kept: " + value);
+      }
+      this.retainGenerations = value;
+      return this;
+    }
+
+    /**
+     * Remove a stale {@code _lock} when opening a writer. Only for a lock whose holder is known
+     * to be dead (its host and pid are in the lock and in the error): two live writers on one
+     * archive can lose data.
+     */
+    public Builder breakLock(boolean value) {
+      this.breakLock = value;
+      return this;
+    }
 
     public Builder threads(int value) {
       if (value < 1) {

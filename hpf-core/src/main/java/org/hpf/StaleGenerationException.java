@@ -1,0 +1,11 @@
+package org.hpf;
+
+/** A file of the reader's generation was removed by a later writer: reopen the reader. */
+public class StaleGenerationException extends HpfException {
+  private static final long serialVersionUID = 1L;
+
+  public StaleGenerationException(String archive, long generation, String file) {
+    super(archive + ": generation " + generation + " is no longer kept (" + file
+        + " was removed by a later writer); reopen the archive");
+  }
+}

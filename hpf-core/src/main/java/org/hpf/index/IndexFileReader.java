@@ -1,0 +1,57 @@
+package org.hpf.index;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.hpf.CorruptArchiveException;
+import org.hpf.format.ArchiveId;
+import org.hpf.format.DirectoryFile.BucketRef;
+import org.hpf.format.FileFooter;
+import org.hpf.format.FileHeader;
+import org.hpf.format.FileKind;
+import org.hpf.format.IndexHeader;
+import org.hpf.format.IndexRecord;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.ArchiveStorage;
+
+/**
+ * Reads every record of a bucket, for writers that rebuild it and for verification: the whole
+ * index file (at most one block) is read and its footer checked.
+ */
+public final class IndexFileReader {
+  private IndexFileReader() {}
+
+  public static List<IndexRecord> readRecords(ArchiveStorage storage, ArchiveId id,
+      BucketRef ref) throws IOException {
+    if (ref.recordCount() == 0) {
+      return new ArrayList<>();
+    }
+    String file = storage.location(ref.indexFile());
+    byte[] bytes;
+    try (ArchiveInput in = storage.open(ref.indexFile())) {
+      if (in.length() != ref.indexFileLength()) {
+        throw new CorruptArchiveException(file, in.length(), "index file is " + in.length()
+            + " bytes, the directory says " + ref.indexFileLength());
+      }
+      bytes = in.readFully(0, (int) in.length());
+    } catch (EOFException e) {
+      throw new CorruptArchiveException(file, "index file is truncated", e);
+    }
+    ByteBuffer buf = ByteBuffer.wrap(bytes);
+    FileHeader.check(buf, file, FileKind.INDEX, id);
+    FileFooter.check(bytes, file);
+    IndexHeader header = IndexHeader.read(buf, file);
+    if (header.recordCount() != ref.recordCount() || header.fileLength() != bytes.length) {
+      throw new CorruptArchiveException(file, FileHeader.SIZE, "index header " + header
+          + " disagrees with the directory's " + ref);
+    }
+    List<IndexRecord> records = new ArrayList<>(header.recordCount());
+    long at = header.recordsOffset();
+    for (int i = 0; i < header.recordCount(); i++, at += IndexRecord.SIZE) {
+      records.add(IndexRecord.read(bytes, (int) at, file, at));
+    }
+    return records;
+  }
+}

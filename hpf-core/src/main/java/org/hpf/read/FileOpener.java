@@ -1,0 +1,10 @@
+package org.hpf.read;
+
+import java.io.IOException;
+import org.hpf.io.ArchiveInput;
+
+/** Opens a file of the reader's generation, turning a missing file into a typed error. */
+@FunctionalInterface
+interface FileOpener {
+  ArchiveInput open(String name) throws IOException;
+}
