@@ -41,6 +41,29 @@ public final class SealedFile {
     return buf;
   }
 
+  /**
+   * True if the file ends with a footer whose checksum matches every byte before it, read in
+   * streaming chunks (for part files, too large to read whole).
+   */
+  public static boolean footerMatches(ArchiveInput in) throws IOException {
+    long length = in.length();
+    if (length < FileHeader.SIZE + FileFooter.SIZE) {
+      return false;
+    }
+    ByteBuffer footer = ByteBuffer.wrap(in.readFully(length - FileFooter.SIZE, FileFooter.SIZE));
+    if (footer.getInt() != FileFooter.MAGIC) {
+      return false;
+    }
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    SequentialInput bytes = new SequentialInput(in, 0, length - 4, 1 << 20);
+    byte[] chunk = new byte[1 << 16];
+    int n;
+    while ((n = bytes.read(chunk, 0, chunk.length)) > 0) {
+      crc.update(chunk, 0, n);
+    }
+    return (int) crc.getValue() == footer.getInt();
+  }
+
   /** Wraps a buffer underflow while parsing a body into a typed error. */
   public static CorruptArchiveException truncatedBody(String file, ByteBuffer buf, Exception e) {
     return new CorruptArchiveException(file, buf.position(),

@@ -42,6 +42,12 @@ public interface ArchiveStorage extends Closeable {
   /** Creates the archive directory (and {@code dir} inside it when not empty). */
   void mkdirs(String dir) throws IOException;
 
+  /** True when the archive directory exists. */
+  boolean rootExists() throws IOException;
+
+  /** The block size new files get when none is asked for. */
+  long defaultBlockSize();
+
   /** True when the archive directory exists and has any entry. */
   boolean rootExistsNonEmpty() throws IOException;
 

@@ -123,6 +123,16 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   @Override
+  public boolean rootExists() throws IOException {
+    return fs.exists(root);
+  }
+
+  @Override
+  public long defaultBlockSize() {
+    return fs.getDefaultBlockSize(root);
+  }
+
+  @Override
   public boolean rootExistsNonEmpty() throws IOException {
     try {
       FileStatus status = fs.getFileStatus(root);

@@ -14,6 +14,7 @@ import org.hpf.format.DirectoryFile;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
 import org.hpf.index.IndexFileWriter;
+import org.hpf.io.ArchiveStorage;
 import org.hpf.io.HadoopStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,12 +35,21 @@ public final class ArchiveCreator {
     long start = System.nanoTime();
     List<Source> sources = SourceCollector.collect(conf, sourceRoots);
     FileSystem fs = archive.getFileSystem(conf);
-    HadoopStorage storage = new HadoopStorage(fs, archive, options.replication());
+    return create(new HadoopStorage(fs, archive, options.replication()), sources, options, start);
+  }
+
+  /** Creates an archive in {@code storage} (the seam tests use to inject faults). */
+  public static CreateResult create(ArchiveStorage storage, List<Source> sources,
+      WriterOptions options) throws IOException {
+    return create(storage, sources, options, System.nanoTime());
+  }
+
+  private static CreateResult create(ArchiveStorage storage, List<Source> sources,
+      WriterOptions options, long start) throws IOException {
     if (storage.rootExistsNonEmpty()) {
       throw new ArchiveExistsException(storage.location());
     }
-    long blockSize = options.blockSize() > 0 ? options.blockSize()
-        : storage.fileSystem().getDefaultBlockSize(storage.root());
+    long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
     int capacity = capacity(options, blockSize);
     storage.mkdirs(Manifest.DIR);
     boolean committed = false;
@@ -64,7 +74,7 @@ public final class ArchiveCreator {
       }
       LOG.info("created {}: {} files, {} buckets, {} parts", storage.location(),
           manifest.fileCount(), directory.buckets().size(), manifest.parts().size());
-      return new CreateResult(storage.root(), manifest.generation(), manifest.fileCount(),
+      return new CreateResult(storage.location(), manifest.generation(), manifest.fileCount(),
           manifest.originalBytes(), manifest.storedBytes(), manifest.parts().size(),
           directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
           outcome.mergeNanos() / 1_000_000, outcome.indexNanos() / 1_000_000,

@@ -18,6 +18,7 @@ import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.PartInfo;
+import org.hpf.io.ArchiveStorage;
 import org.hpf.io.HadoopStorage;
 import org.hpf.read.HpfReader;
 import org.hpf.read.ReaderOptions;
@@ -32,7 +33,7 @@ import org.hpf.read.ReaderOptions;
  */
 public final class ArchiveWriter implements AutoCloseable {
   private final Configuration conf;
-  private final HadoopStorage storage;
+  private final ArchiveStorage storage;
   private final WriterOptions options;
   private final WriterLock lock;
   private final ExecutorService pool;
@@ -40,7 +41,7 @@ public final class ArchiveWriter implements AutoCloseable {
   private Manifest manifest;
   private HpfReader reader;
 
-  private ArchiveWriter(Configuration conf, HadoopStorage storage, WriterOptions options,
+  private ArchiveWriter(Configuration conf, ArchiveStorage storage, WriterOptions options,
       WriterLock lock, ExecutorService pool, Recovery.Report recovery) throws IOException {
     this.conf = conf;
     this.storage = storage;
@@ -54,9 +55,17 @@ public final class ArchiveWriter implements AutoCloseable {
   /** Opens the archive for changes: lock, then recover if a writer died. */
   public static ArchiveWriter open(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    HadoopStorage storage = new HadoopStorage(archive.getFileSystem(conf), archive,
-        options.replication());
-    if (!storage.fileSystem().exists(storage.root())) {
+    return open(conf, new HadoopStorage(archive.getFileSystem(conf), archive,
+        options.replication()), options);
+  }
+
+  /**
+   * Opens the archive in {@code storage} for changes (the seam tests use to inject faults);
+   * {@code conf} resolves source paths.
+   */
+  public static ArchiveWriter open(Configuration conf, ArchiveStorage storage,
+      WriterOptions options) throws IOException {
+    if (!storage.rootExists()) {
       throw new FileNotFoundException("no archive at " + storage.location());
     }
     if (options.breakLock()) {
@@ -97,8 +106,12 @@ public final class ArchiveWriter implements AutoCloseable {
    * ({@link NameExistsException}) unless {@code replace}, in which case the new bytes win.
    */
   public ChangeResult append(List<Path> sourceRoots, boolean replace) throws IOException {
+    return appendSources(SourceCollector.collect(conf, sourceRoots), replace);
+  }
+
+  /** As {@link #append}, for sources already collected (sorted, unique names). */
+  public ChangeResult appendSources(List<Source> sources, boolean replace) throws IOException {
     long start = System.nanoTime();
-    List<Source> sources = SourceCollector.collect(conf, sourceRoots);
     Map<String, IndexRecord> replaced = new HashMap<>();
     List<String> clashes = new ArrayList<>();
     for (Source source : sources) {
@@ -179,7 +192,7 @@ public final class ArchiveWriter implements AutoCloseable {
   }
 
   /** One more than the largest part id in the manifest or among the files (a dead writer's). */
-  static int nextPartId(org.hpf.io.ArchiveStorage storage, Manifest manifest) throws IOException {
+  static int nextPartId(ArchiveStorage storage, Manifest manifest) throws IOException {
     int next = 0;
     if (manifest != null) {
       for (PartInfo part : manifest.parts()) {

@@ -1,12 +1,10 @@
 package org.hpf.write;
 
-import org.apache.hadoop.fs.Path;
-
 /**
  * What a create wrote, with the figures the brief asks for: index bytes per file and bits per
  * key of the functions (as stored), and where the time went.
  */
-public record CreateResult(Path archive, long generation, long files, long originalBytes,
+public record CreateResult(String archive, long generation, long files, long originalBytes,
     long storedBytes, int parts, int buckets, int globalDepth, long indexBytes,
     long functionBytes, long mergeMillis, long indexMillis, long totalMillis) {
 

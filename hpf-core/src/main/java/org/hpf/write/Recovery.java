@@ -1,7 +1,6 @@
 package org.hpf.write;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,17 +10,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
-import java.util.zip.CRC32C;
 import org.hpf.CorruptArchiveException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.EntryHeader;
-import org.hpf.format.FileFooter;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalEntry;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.JournalReader;
 import org.hpf.format.Manifest;
+import org.hpf.format.SealedFile;
 import org.hpf.format.SequentialInput;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveStorage;
@@ -193,7 +191,7 @@ public final class Recovery {
         if (valid.isEmpty()) {
           continue;
         }
-        if (isSealed(part)) {
+        if (SealedFile.footerMatches(part)) {
           commit.addPart(partId, part.length());
         } else {
           int copyId = nextPart++;
@@ -244,27 +242,6 @@ public final class Recovery {
     } catch (IOException e) {
       return false;
     }
-  }
-
-  /** True if the part ends with a footer whose checksum covers the whole file. */
-  private static boolean isSealed(ArchiveInput part) throws IOException {
-    long length = part.length();
-    if (length < PartWriter.PREAMBLE + FileFooter.SIZE) {
-      return false;
-    }
-    byte[] footer = part.readFully(length - FileFooter.SIZE, FileFooter.SIZE);
-    ByteBuffer buf = ByteBuffer.wrap(footer);
-    if (buf.getInt() != FileFooter.MAGIC) {
-      return false;
-    }
-    CRC32C crc = new CRC32C();
-    SequentialInput in = new SequentialInput(part, 0, length - 4, 1 << 20);
-    byte[] chunk = new byte[1 << 16];
-    int n;
-    while ((n = in.read(chunk, 0, chunk.length)) > 0) {
-      crc.update(chunk, 0, n);
-    }
-    return (int) crc.getValue() == buf.getInt();
   }
 
   /** Copies a part's entries up to {@code end} into a new sealed part; returns its length. */

@@ -1,0 +1,162 @@
+package org.hpf.read;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hpf.format.ArchiveLayout;
+import org.hpf.format.DirectoryFile;
+import org.hpf.format.DirectoryFile.BucketRef;
+import org.hpf.format.FileFooter;
+import org.hpf.format.IndexRecord;
+import org.hpf.format.Manifest;
+import org.hpf.format.Manifest.PartInfo;
+import org.hpf.format.NameEntry;
+import org.hpf.format.SealedFile;
+import org.hpf.index.IndexFileReader;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.ArchiveStorage;
+
+/**
+ * Checks a whole generation: every index file and part file byte by byte against its
+ * checksum, every record against the directory and the parts, every listed member read back
+ * through the index (all its checksums), and the manifest's counts against what is there.
+ * Problems are collected, not thrown, so one run reports all of them.
+ */
+public final class ArchiveVerifier {
+  /** The outcome: what was checked and every problem found. */
+  public record Report(long members, long bytesRead, int indexFiles, int parts,
+      List<String> problems) {
+    public boolean ok() {
+      return problems.isEmpty();
+    }
+  }
+
+  /** Receives progress: called once per member checked, with its length. */
+  public interface Progress {
+    void member(long bytes);
+  }
+
+  private final ArchiveStorage storage;
+  private final HpfReader reader;
+  private final List<String> problems = new ArrayList<>();
+  private long bytesRead;
+
+  private ArchiveVerifier(ArchiveStorage storage, HpfReader reader) {
+    this.storage = storage;
+    this.reader = reader;
+  }
+
+  public static Report verify(ArchiveStorage storage, ReaderOptions options, Progress progress)
+      throws IOException {
+    try (HpfReader reader = HpfReader.open(storage, options)) {
+      return new ArchiveVerifier(storage, reader).run(progress);
+    }
+  }
+
+  private Report run(Progress progress) {
+    Manifest manifest = reader.manifest();
+    DirectoryFile directory = reader.directory();
+    Map<Integer, long[]> perPart = new HashMap<>();
+    long records = 0;
+    long original = 0;
+    long stored = 0;
+    int indexFiles = 0;
+    for (int b = 0; b < directory.buckets().size(); b++) {
+      BucketRef ref = directory.buckets().get(b);
+      if (ref.recordCount() == 0) {
+        continue;
+      }
+      indexFiles++;
+      List<IndexRecord> bucket;
+      try {
+        bucket = IndexFileReader.readRecords(storage, manifest.archiveId(), ref);
+        bytesRead += ref.indexFileLength();
+      } catch (IOException e) {
+        problems.add(e.getMessage());
+        continue;
+      }
+      for (IndexRecord record : bucket) {
+        records++;
+        original += record.originalLength();
+        stored += record.entryLength();
+        if (directory.buckets().get(directory.slots()[DirectoryFile.slotOf(record.hash(),
+            directory.globalDepth())]) != ref) {
+          problems.add(ref.indexFile() + ": record " + record.hash() + " belongs to another "
+              + "bucket");
+        }
+        PartInfo part = manifest.part(record.part());
+        if (part == null || record.offset() + record.entryLength()
+            > part.length() - FileFooter.SIZE) {
+          problems.add(ref.indexFile() + ": record " + record.hash() + " points outside "
+              + ArchiveLayout.part(record.part()));
+          continue;
+        }
+        long[] live = perPart.computeIfAbsent(record.part(), k -> new long[2]);
+        live[0]++;
+        live[1] += record.entryLength();
+      }
+    }
+    check(records == manifest.fileCount(), "index holds " + records
+        + " records, the manifest says " + manifest.fileCount() + " files");
+    check(original == manifest.originalBytes(), "records sum to " + original
+        + " original bytes, the manifest says " + manifest.originalBytes());
+    check(stored == manifest.storedBytes(), "records sum to " + stored
+        + " stored bytes, the manifest says " + manifest.storedBytes());
+    for (PartInfo part : manifest.parts()) {
+      long[] live = perPart.getOrDefault(part.id(), new long[2]);
+      check(live[0] == part.liveEntries() && live[1] == part.liveBytes(),
+          ArchiveLayout.part(part.id()) + ": " + live[0] + " live entries of " + live[1]
+              + " bytes, the manifest says " + part.liveEntries() + " of " + part.liveBytes());
+      checkWholeFile(ArchiveLayout.part(part.id()), part.length());
+    }
+    long members = checkMembers(progress);
+    check(members == manifest.fileCount(), "names list " + members + " files, the manifest "
+        + "says " + manifest.fileCount());
+    return new Report(members, bytesRead, indexFiles, manifest.parts().size(),
+        List.copyOf(problems));
+  }
+
+  /** Reads every listed member through the index: all of its checksums are checked. */
+  private long checkMembers(Progress progress) {
+    long members = 0;
+    try (var names = reader.listEntries()) {
+      for (NameEntry entry : (Iterable<NameEntry>) names::iterator) {
+        members++;
+        try {
+          byte[] bytes = reader.get(entry.name());
+          bytesRead += bytes.length;
+          check(bytes.length == entry.length(), "'" + entry.name() + "' is " + bytes.length
+              + " bytes, the names file says " + entry.length());
+          progress.member(bytes.length);
+        } catch (IOException e) {
+          problems.add(e.getMessage());
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      problems.add("names: " + e.getMessage());
+    }
+    return members;
+  }
+
+  private void checkWholeFile(String name, long expectedLength) {
+    try (ArchiveInput in = storage.open(name)) {
+      if (in.length() != expectedLength) {
+        problems.add(name + ": " + in.length() + " bytes, the manifest says " + expectedLength);
+        return;
+      }
+      bytesRead += in.length();
+      check(SealedFile.footerMatches(in), name + ": footer or file checksum does not match");
+    } catch (IOException e) {
+      problems.add(name + ": " + e.getMessage());
+    }
+  }
+
+  private void check(boolean ok, String problem) {
+    if (!ok) {
+      problems.add(problem);
+    }
+  }
+}
