@@ -15,6 +15,8 @@ public record IndexRecord(NameHash hash, int part, int flags, long offset, long 
   public static final int MAX_PART = (1 << 24) - 1;
   public static final long MAX_OFFSET = (1L << 48) - 1;
   public static final long MAX_LENGTH = (1L << 40) - 1;
+  /** Flag of a tombstone: the name was deleted; part, offset and lengths are 0. */
+  public static final int DELETED = 0x80;
 
   public IndexRecord {
     if (part < 0 || part > MAX_PART || offset < 0 || offset > MAX_OFFSET || entryLength < 0
@@ -38,6 +40,15 @@ public record IndexRecord(NameHash hash, int part, int flags, long offset, long 
       throw new LimitExceededException("member of " + originalLength
           + " bytes exceeds the format's limit of 2^40 - 1 bytes");
     }
+  }
+
+  /** A record that hides the name in older index layers. */
+  public static IndexRecord tombstone(NameHash hash) {
+    return new IndexRecord(hash, 0, DELETED, 0, 0, 0);
+  }
+
+  public boolean isTombstone() {
+    return (flags & DELETED) != 0;
   }
 
   public Codec codec() {
@@ -78,7 +89,9 @@ public record IndexRecord(NameHash hash, int part, int flags, long offset, long 
     long off = getUnsigned(buf, 6);
     long entryLength = getUnsigned(buf, 5);
     long originalLength = getUnsigned(buf, 5);
-    if (Codec.ofFlags(flags) == null || (flags & ~Codec.MASK) != 0) {
+    boolean tombstone = flags == DELETED && part == 0 && off == 0 && entryLength == 0
+        && originalLength == 0;
+    if (!tombstone && (Codec.ofFlags(flags) == null || (flags & ~Codec.MASK) != 0)) {
       throw new CorruptArchiveException(file, fileOffset + 19, "unknown record flags " + flags);
     }
     return new IndexRecord(hash, part, flags, off, entryLength, originalLength);

@@ -16,7 +16,7 @@ import org.hpf.CorruptArchiveException;
  */
 public record Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
     int hashAlgorithm, long fileCount, long originalBytes, long storedBytes, int bucketCapacity,
-    long blockSize, long partSize, String directoryFile, List<NamesSegment> namesSegments,
+    long blockSize, long partSize, List<Layer> layers, List<NamesSegment> namesSegments,
     List<PartInfo> parts) {
 
   public static final String DIR = "_manifests";
@@ -37,7 +37,15 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
   /** A names file and the number of name entries it holds. */
   public record NamesSegment(String file, long entries) {}
 
+  /**
+   * An index layer: an extendible-hashing directory with its buckets. Layer 0 is the base;
+   * newer layers hold the records of later changes (deletions as tombstones) and win over older
+   * ones.
+   */
+  public record Layer(String directoryFile, long records) {}
+
   public Manifest {
+    layers = List.copyOf(layers);
     namesSegments = List.copyOf(namesSegments);
     parts = List.copyOf(parts);
   }
@@ -77,7 +85,11 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     data.writeInt(bucketCapacity);
     data.writeLong(blockSize);
     data.writeLong(partSize);
-    writeString(data, directoryFile);
+    data.writeInt(layers.size());
+    for (Layer layer : layers) {
+      writeString(data, layer.directoryFile());
+      data.writeLong(layer.records());
+    }
     data.writeInt(namesSegments.size());
     for (NamesSegment segment : namesSegments) {
       writeString(data, segment.file());
@@ -111,7 +123,15 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       int capacity = buf.getInt();
       long blockSize = buf.getLong();
       long partSize = buf.getLong();
-      String directory = readString(buf);
+      int layerCount = buf.getInt();
+      if (layerCount < 1 || layerCount > buf.remaining() / 10) {
+        throw new CorruptArchiveException(file, buf.position() - 4,
+            "bad index layer count " + layerCount);
+      }
+      List<Layer> layers = new ArrayList<>(layerCount);
+      for (int i = 0; i < layerCount; i++) {
+        layers.add(new Layer(readString(buf), buf.getLong()));
+      }
       int segmentCount = buf.getInt();
       if (segmentCount < 0 || segmentCount > buf.remaining() / 10) {
         throw new CorruptArchiveException(file, buf.position() - 4,
@@ -134,7 +154,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
             buf.remaining() + " unexpected bytes after the part list");
       }
       return new Manifest(id, generation, commitTime, hashAlgorithm, fileCount, originalBytes,
-          storedBytes, capacity, blockSize, partSize, directory, segments, parts);
+          storedBytes, capacity, blockSize, partSize, layers, segments, parts);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw SealedFile.truncatedBody(file, buf, e);
     }
@@ -155,12 +175,16 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     return manifest;
   }
 
-  /** Reads and checks the directory this manifest names. */
-  public DirectoryFile readDirectory(org.hpf.io.ArchiveStorage storage)
+  /** Reads and checks the directory of every index layer, oldest first. */
+  public List<DirectoryFile> readDirectories(org.hpf.io.ArchiveStorage storage)
       throws java.io.IOException {
-    return DirectoryFile.parse(
-        SealedFile.read(storage, directoryFile, FileKind.DIRECTORY, archiveId),
-        storage.location(directoryFile));
+    List<DirectoryFile> directories = new ArrayList<>(layers.size());
+    for (Layer layer : layers) {
+      directories.add(DirectoryFile.parse(
+          SealedFile.read(storage, layer.directoryFile(), FileKind.DIRECTORY, archiveId),
+          storage.location(layer.directoryFile())));
+    }
+    return directories;
   }
 
   /** The part with this id, or null. */

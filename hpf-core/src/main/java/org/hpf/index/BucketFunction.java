@@ -1,5 +1,7 @@
 package org.hpf.index;
 
+import it.unimi.dsi.bits.BitVector;
+import it.unimi.dsi.bits.LongArrayBitVector;
 import it.unimi.dsi.bits.TransformationStrategies;
 import it.unimi.dsi.sux4j.mph.HollowTrieMonotoneMinimalPerfectHashFunction;
 import java.io.ByteArrayInputStream;
@@ -26,6 +28,12 @@ public final class BucketFunction {
   public static final int CODEC_EMPTY = 0;
   /** Codec 1: Java serialization of a sux4j 5.4.1 HollowTrieMonotoneMinimalPerfectHashFunction. */
   public static final int CODEC_HOLLOW_TRIE = 1;
+  /**
+   * Codec 2: codec 1 plus a 16-bit fingerprint of each record's hash in slot order, so that a
+   * lookup of a name the bucket lacks is answered in memory (false positive rate 2^-16) instead
+   * of by a record read: used by the newer index layers, which most lookups pass through.
+   */
+  public static final int CODEC_HOLLOW_TRIE_FINGERPRINTS = 2;
 
   /** Only sux4j, its bit-vector and collection libraries, and boxed numbers may deserialize. */
   private static final ObjectInputFilter FILTER = ObjectInputFilter.Config.createFilter(
@@ -34,23 +42,44 @@ public final class BucketFunction {
 
   private final HollowTrieMonotoneMinimalPerfectHashFunction<byte[]> function;
   private final int size;
+  private final short[] fingerprints;
 
-  private BucketFunction(HollowTrieMonotoneMinimalPerfectHashFunction<byte[]> function, int size) {
+  private BucketFunction(HollowTrieMonotoneMinimalPerfectHashFunction<byte[]> function, int size,
+      short[] fingerprints) {
     this.function = function;
     this.size = size;
+    this.fingerprints = fingerprints;
   }
 
-  /** Builds the function over keys given in increasing unsigned order (16-byte hashes). */
-  public static BucketFunction build(List<byte[]> sortedKeys) {
+  /**
+   * Builds the function over keys given in increasing unsigned order (16-byte hashes), with
+   * fingerprints if asked.
+   */
+  public static BucketFunction build(List<byte[]> sortedKeys, boolean withFingerprints) {
     if (sortedKeys.isEmpty()) {
-      return new BucketFunction(null, 0);
+      return new BucketFunction(null, 0, null);
+    }
+    short[] fingerprints = null;
+    if (withFingerprints) {
+      fingerprints = new short[sortedKeys.size()];
+      for (int i = 0; i < fingerprints.length; i++) {
+        fingerprints[i] = fingerprint(NameHash.of(sortedKeys.get(i), 0));
+      }
     }
     return new BucketFunction(new HollowTrieMonotoneMinimalPerfectHashFunction<>(sortedKeys,
-        TransformationStrategies.prefixFreeByteArray()), sortedKeys.size());
+        TransformationStrategies.prefixFreeByteArray()), sortedKeys.size(), fingerprints);
+  }
+
+  /** The 16 top bits of the hash: independent of the directory's (low) and the slot's order. */
+  static short fingerprint(NameHash hash) {
+    return (short) (hash.high() >>> 48);
   }
 
   public int codec() {
-    return function == null ? CODEC_EMPTY : CODEC_HOLLOW_TRIE;
+    if (function == null) {
+      return CODEC_EMPTY;
+    }
+    return fingerprints == null ? CODEC_HOLLOW_TRIE : CODEC_HOLLOW_TRIE_FINGERPRINTS;
   }
 
   public int size() {
@@ -63,7 +92,10 @@ public final class BucketFunction {
       return -1;
     }
     long slot = function.getLong(hash.toBytes());
-    return slot >= 0 && slot < size ? slot : -1;
+    if (slot < 0 || slot >= size) {
+      return -1;
+    }
+    return fingerprints == null || fingerprints[(int) slot] == fingerprint(hash) ? slot : -1;
   }
 
   /** Bits the function occupies in memory, as sux4j counts them. */
@@ -76,10 +108,39 @@ public final class BucketFunction {
       return new byte[0];
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+    try (ObjectOutputStream out = new SerializableBitVectors(bytes)) {
       out.writeObject(function);
     }
-    return bytes.toByteArray();
+    if (fingerprints == null) {
+      return bytes.toByteArray();
+    }
+    java.nio.ByteBuffer section = java.nio.ByteBuffer.allocate(4 + bytes.size()
+        + 2 * fingerprints.length);
+    section.putInt(bytes.size()).put(bytes.toByteArray());
+    for (short fingerprint : fingerprints) {
+      section.putShort(fingerprint);
+    }
+    return section.array();
+  }
+
+  /**
+   * sux4j builds the function of a single key over {@code BitVectors.EMPTY_VECTOR}, which is not
+   * {@link java.io.Serializable}; this stream writes such bit vectors as the equal (and allowed)
+   * {@link LongArrayBitVector}, so the function deserializes and evaluates the same.
+   */
+  private static final class SerializableBitVectors extends ObjectOutputStream {
+    SerializableBitVectors(ByteArrayOutputStream out) throws IOException {
+      super(out);
+      enableReplaceObject(true);
+    }
+
+    @Override
+    protected Object replaceObject(Object object) {
+      if (object instanceof BitVector vector && !(object instanceof java.io.Serializable)) {
+        return LongArrayBitVector.copy(vector);
+      }
+      return object;
+    }
   }
 
   /** Restores a function from its (already checksum-verified) section bytes. */
@@ -91,9 +152,24 @@ public final class BucketFunction {
         throw new CorruptArchiveException(file, 0, "empty-function codec with " + size
             + " records and " + length + " function bytes");
       }
-      return new BucketFunction(null, 0);
+      return new BucketFunction(null, 0, null);
     }
-    if (codec != CODEC_HOLLOW_TRIE) {
+    short[] fingerprints = null;
+    if (codec == CODEC_HOLLOW_TRIE_FINGERPRINTS) {
+      java.nio.ByteBuffer section = java.nio.ByteBuffer.wrap(bytes, offset, length);
+      int serialized = length >= 4 ? section.getInt() : -1;
+      if (serialized < 0 || (long) serialized + 4 + 2L * size != length) {
+        throw new CorruptArchiveException(file, 0, "function section of " + length + " bytes "
+            + "cannot hold " + serialized + " function bytes and " + size + " fingerprints");
+      }
+      section.position(offset + 4 + serialized);
+      fingerprints = new short[size];
+      for (int i = 0; i < size; i++) {
+        fingerprints[i] = section.getShort();
+      }
+      offset += 4;
+      length = serialized;
+    } else if (codec != CODEC_HOLLOW_TRIE) {
       throw new CorruptArchiveException(file, 0, "unknown function codec " + codec);
     }
     try (ObjectInputStream in =
@@ -110,7 +186,7 @@ public final class BucketFunction {
         throw new CorruptArchiveException(file, 0, "function maps " + typed.size64()
             + " keys, the bucket has " + size + " records");
       }
-      return new BucketFunction(typed, size);
+      return new BucketFunction(typed, size, fingerprints);
     } catch (InvalidClassException e) {
       throw new CorruptArchiveException(file, "function section names a class that is not "
           + "allowed or not compatible (written by another sux4j version?)", e);

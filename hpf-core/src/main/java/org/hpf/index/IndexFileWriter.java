@@ -24,8 +24,9 @@ import org.hpf.LimitExceededException;
 public final class IndexFileWriter {
   /** Room reserved in an index block for the function and headers when sizing buckets. */
   public static final long FUNCTION_RESERVE = 64 * 1024;
-  /** Upper bound of function bytes per key used when sizing buckets (measured: ~0.6). */
-  public static final int FUNCTION_BYTES_PER_KEY = 1;
+  /** Upper bound of function bytes per key used when sizing buckets (measured: ~0.6, plus 2
+   * for the fingerprints of newer index layers). */
+  public static final int FUNCTION_BYTES_PER_KEY = 3;
 
   private IndexFileWriter() {}
 
@@ -40,8 +41,8 @@ public final class IndexFileWriter {
    * {@code generation}.
    */
   public static BucketRef write(ArchiveStorage storage, ArchiveId id, long generation,
-      int bucketId, int localDepth, int prefix, List<IndexRecord> records, long blockSize)
-      throws IOException {
+      int bucketId, int localDepth, int prefix, List<IndexRecord> records, long blockSize,
+      boolean fingerprints) throws IOException {
     List<Integer> order = new ArrayList<>(records.size());
     for (int i = 0; i < records.size(); i++) {
       order.add(i);
@@ -57,7 +58,7 @@ public final class IndexFileWriter {
       previous = hash;
       keys.add(hash.toBytes());
     }
-    BucketFunction function = BucketFunction.build(keys);
+    BucketFunction function = BucketFunction.build(keys, fingerprints);
     byte[] functionBytes = function.toBytes();
     IndexHeader header = new IndexHeader(records.size(), localDepth, prefix, function.codec(),
         functionBytes.length);

@@ -14,6 +14,7 @@ import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.PartInfo;
 import org.hpf.format.NameEntry;
+import org.hpf.format.NameHash;
 import org.hpf.format.SealedFile;
 import org.hpf.index.IndexFileReader;
 import org.hpf.io.ArchiveInput;
@@ -58,46 +59,60 @@ public final class ArchiveVerifier {
 
   private Report run(Progress progress) {
     Manifest manifest = reader.manifest();
-    DirectoryFile directory = reader.directory();
+    Map<NameHash, IndexRecord> effective = new HashMap<>();
+    int indexFiles = 0;
+    for (int layer = 0; layer < reader.layers().size(); layer++) {
+      DirectoryFile directory = reader.layers().get(layer);
+      long layerRecords = 0;
+      for (BucketRef ref : directory.buckets()) {
+        if (ref.recordCount() == 0) {
+          continue;
+        }
+        indexFiles++;
+        List<IndexRecord> bucket;
+        try {
+          bucket = IndexFileReader.readRecords(storage, manifest.archiveId(), ref);
+          bytesRead += ref.indexFileLength();
+        } catch (IOException e) {
+          problems.add(e.getMessage());
+          continue;
+        }
+        for (IndexRecord record : bucket) {
+          layerRecords++;
+          if (directory.buckets().get(directory.slots()[DirectoryFile.slotOf(record.hash(),
+              directory.globalDepth())]) != ref) {
+            problems.add(ref.indexFile() + ": record " + record.hash() + " belongs to another "
+                + "bucket");
+          }
+          if (record.isTombstone()) {
+            effective.remove(record.hash());
+          } else {
+            effective.put(record.hash(), record);
+          }
+        }
+      }
+      check(layerRecords == manifest.layers().get(layer).records(), "index layer " + layer
+          + " holds " + layerRecords + " records, the manifest says "
+          + manifest.layers().get(layer).records());
+    }
     Map<Integer, long[]> perPart = new HashMap<>();
     long records = 0;
     long original = 0;
     long stored = 0;
-    int indexFiles = 0;
-    for (int b = 0; b < directory.buckets().size(); b++) {
-      BucketRef ref = directory.buckets().get(b);
-      if (ref.recordCount() == 0) {
+    for (IndexRecord record : effective.values()) {
+      records++;
+      original += record.originalLength();
+      stored += record.entryLength();
+      PartInfo part = manifest.part(record.part());
+      if (part == null || record.offset() + record.entryLength()
+          > part.length() - FileFooter.SIZE) {
+        problems.add("record " + record.hash() + " points outside "
+            + ArchiveLayout.part(record.part()));
         continue;
       }
-      indexFiles++;
-      List<IndexRecord> bucket;
-      try {
-        bucket = IndexFileReader.readRecords(storage, manifest.archiveId(), ref);
-        bytesRead += ref.indexFileLength();
-      } catch (IOException e) {
-        problems.add(e.getMessage());
-        continue;
-      }
-      for (IndexRecord record : bucket) {
-        records++;
-        original += record.originalLength();
-        stored += record.entryLength();
-        if (directory.buckets().get(directory.slots()[DirectoryFile.slotOf(record.hash(),
-            directory.globalDepth())]) != ref) {
-          problems.add(ref.indexFile() + ": record " + record.hash() + " belongs to another "
-              + "bucket");
-        }
-        PartInfo part = manifest.part(record.part());
-        if (part == null || record.offset() + record.entryLength()
-            > part.length() - FileFooter.SIZE) {
-          problems.add(ref.indexFile() + ": record " + record.hash() + " points outside "
-              + ArchiveLayout.part(record.part()));
-          continue;
-        }
-        long[] live = perPart.computeIfAbsent(record.part(), k -> new long[2]);
-        live[0]++;
-        live[1] += record.entryLength();
-      }
+      long[] live = perPart.computeIfAbsent(record.part(), k -> new long[2]);
+      live[0]++;
+      live[1] += record.entryLength();
     }
     check(records == manifest.fileCount(), "index holds " + records
         + " records, the manifest says " + manifest.fileCount() + " files");

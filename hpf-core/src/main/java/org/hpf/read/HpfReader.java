@@ -24,6 +24,7 @@ import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.Codec;
 import org.hpf.format.DirectoryFile;
+import org.hpf.format.DirectoryFile.BucketRef;
 import org.hpf.format.EntryHeader;
 import org.hpf.format.FileHeader;
 import org.hpf.format.FileKind;
@@ -49,16 +50,19 @@ public final class HpfReader implements AutoCloseable {
   private final ArchiveStorage storage;
   private final ReaderOptions options;
   private final Manifest manifest;
-  private final DirectoryFile directory;
+  private final List<DirectoryFile> layers;
   private final PartFiles parts;
-  private final ConcurrentHashMap<Integer, LoadedBucket> buckets = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, LoadedBucket> buckets = new ConcurrentHashMap<>();
+
+  /** A record and the index file it came from (for messages). */
+  private record Found(IndexRecord record, String indexFile) {}
 
   private HpfReader(ArchiveStorage storage, ReaderOptions options, Manifest manifest,
-      DirectoryFile directory) {
+      List<DirectoryFile> layers) {
     this.storage = storage;
     this.options = options;
     this.manifest = manifest;
-    this.directory = directory;
+    this.layers = List.copyOf(layers);
     this.parts = new PartFiles(storage, this::openGenerationFile, manifest);
   }
 
@@ -73,7 +77,7 @@ public final class HpfReader implements AutoCloseable {
 
   public static HpfReader open(ArchiveStorage storage, ReaderOptions options) throws IOException {
     Manifest manifest = Manifest.read(storage, newestGeneration(storage));
-    return new HpfReader(storage, options, manifest, manifest.readDirectory(storage));
+    return new HpfReader(storage, options, manifest, manifest.readDirectories(storage));
   }
 
   /**
@@ -109,8 +113,14 @@ public final class HpfReader implements AutoCloseable {
     return manifest;
   }
 
+  /** The directory of the base index layer. */
   public DirectoryFile directory() {
-    return directory;
+    return layers.get(0);
+  }
+
+  /** The directories of all index layers, oldest (the base) first. */
+  public List<DirectoryFile> layers() {
+    return layers;
   }
 
   public String location() {
@@ -119,18 +129,18 @@ public final class HpfReader implements AutoCloseable {
 
   /** The member's bytes; FileNotInArchiveException if absent. At most 2 GiB: else use open(). */
   public byte[] get(String name) throws IOException {
-    IndexRecord record = locate(name);
-    return EntryReader.readBytes(parts.partOf(record, indexFileOf(name)), record, name);
+    Found found = locate(name);
+    return EntryReader.readBytes(parts.partOf(found.record, found.indexFile), found.record, name);
   }
 
   /** A stream over the member's bytes (checked against its checksum when fully read). */
   public InputStream open(String name) throws IOException {
-    IndexRecord record = locate(name);
+    Found found = locate(name);
+    IndexRecord record = found.record;
+    var part = parts.partOf(record, found.indexFile);
     if (record.codec() != Codec.RAW || record.originalLength() <= (1 << 20)) {
-      return new ByteArrayInputStream(
-          EntryReader.readBytes(parts.partOf(record, indexFileOf(name)), record, name));
+      return new ByteArrayInputStream(EntryReader.readBytes(part, record, name));
     }
-    var part = parts.partOf(record, indexFileOf(name));
     EntryHeader header = EntryReader.readHeader(part, record, name);
     return EntryReader.openRaw(part, record, header);
   }
@@ -141,8 +151,9 @@ public final class HpfReader implements AutoCloseable {
 
   /** Length, stored length, modification time and codec of a member. */
   public MemberStatus stat(String name) throws IOException {
-    IndexRecord record = locate(name);
-    EntryHeader header = EntryReader.readHeader(parts.partOf(record, indexFileOf(name)), record,
+    Found found = locate(name);
+    IndexRecord record = found.record;
+    EntryHeader header = EntryReader.readHeader(parts.partOf(record, found.indexFile), record,
         name);
     return new MemberStatus(name, header.originalLength(), header.storedLength(),
         header.mtimeMillis(), header.codec(), record.part(), record.offset());
@@ -184,7 +195,8 @@ public final class HpfReader implements AutoCloseable {
 
   /** The member's index record, or null if the archive has no such name. */
   public IndexRecord record(String name) throws IOException {
-    return find(name);
+    Found found = find(name);
+    return found == null ? null : found.record;
   }
 
   private ArchiveInput openGenerationFile(String name) throws IOException {
@@ -199,38 +211,48 @@ public final class HpfReader implements AutoCloseable {
     }
   }
 
-  private IndexRecord locate(String name) throws IOException {
-    IndexRecord record = find(name);
-    if (record == null) {
+  private Found locate(String name) throws IOException {
+    Found found = find(name);
+    if (found == null) {
       throw new FileNotInArchiveException(storage.location(), name);
     }
-    return record;
+    return found;
   }
 
-  private IndexRecord find(String name) throws IOException {
+  /**
+   * Looks the name up in the index layers, newest first: the first layer that has the name
+   * answers (a tombstone there means deleted). Newer layers carry fingerprints, so passing a
+   * layer that lacks the name costs no read.
+   */
+  private Found find(String name) throws IOException {
     NameHash hash = options.hasher().hash(name);
-    int b = directory.slots()[DirectoryFile.slotOf(hash, directory.globalDepth())];
-    if (directory.buckets().get(b).recordCount() == 0) {
-      return null;
+    for (int layer = layers.size() - 1; layer >= 0; layer--) {
+      DirectoryFile directory = layers.get(layer);
+      int b = directory.slots()[DirectoryFile.slotOf(hash, directory.globalDepth())];
+      BucketRef ref = directory.buckets().get(b);
+      if (ref.recordCount() == 0) {
+        continue;
+      }
+      IndexRecord record = bucket(layer, b, ref).find(hash);
+      if (record != null) {
+        return record.isTombstone() ? null
+            : new Found(record, storage.location(ref.indexFile()));
+      }
     }
-    return bucket(b).find(hash);
+    return null;
   }
 
-  private String indexFileOf(String name) {
-    return storage.location(directory.bucketOf(options.hasher().hash(name)).indexFile());
-  }
-
-  private LoadedBucket bucket(int b) throws IOException {
-    LoadedBucket loaded = buckets.get(b);
+  private LoadedBucket bucket(int layer, int b, BucketRef ref) throws IOException {
+    long key = ((long) layer << 32) | b;
+    LoadedBucket loaded = buckets.get(key);
     if (loaded != null) {
       return loaded;
     }
     synchronized (buckets) {
-      loaded = buckets.get(b);
+      loaded = buckets.get(key);
       if (loaded == null) {
-        loaded = LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(),
-            directory.buckets().get(b));
-        buckets.put(b, loaded);
+        loaded = LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(), ref);
+        buckets.put(key, loaded);
       }
       return loaded;
     }

@@ -58,7 +58,7 @@ public final class ArchiveCreator {
     try {
       lock = WriterLock.acquire(storage, "create");
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-      GenerationCommit commit = new GenerationCommit(storage, id, null, null, capacity,
+      GenerationCommit commit = new GenerationCommit(storage, id, null, capacity,
           blockSize, options.partSize(), options.hasher());
       Addition.Outcome outcome = Addition.run(storage, id, commit, sources, Map.of(), options,
           blockSize, 0, new JournalHeader(JournalHeader.CREATE, false, 0, capacity, blockSize,

@@ -169,7 +169,7 @@ public final class ArchiveWriter implements AutoCloseable {
   }
 
   private GenerationCommit newCommit() throws IOException {
-    return new GenerationCommit(storage, manifest.archiveId(), manifest, reader.directory(),
+    return new GenerationCommit(storage, manifest.archiveId(), manifest,
         manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize(), options.hasher());
   }
 
@@ -179,7 +179,8 @@ public final class ArchiveWriter implements AutoCloseable {
     refresh();
     GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
     return new ChangeResult(result.manifest().generation(), added, replacedCount, deleted, bytes,
-        partsWritten, partsRemoved, result.bucketsWritten(), result.manifest().fileCount(),
+        partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
+        result.manifest().fileCount(),
         (System.nanoTime() - start) / 1_000_000);
   }
 

@@ -101,7 +101,7 @@ final class Compactor {
     for (PartInfo part : candidates) {
       commit.dropPart(part.id());
     }
-    commit.mergeAllNames();
+    commit.mergeAll();
     return new Outcome(bytes, written.size(), candidates.size());
   }
 

@@ -68,16 +68,20 @@ final class GarbageCollector {
   static Set<String> filesOf(ArchiveStorage storage, long generation) throws IOException {
     Manifest manifest = Manifest.read(storage, generation);
     Set<String> files = new HashSet<>();
-    files.add(manifest.directoryFile());
+    for (Manifest.Layer layer : manifest.layers()) {
+      files.add(layer.directoryFile());
+    }
     for (NamesSegment segment : manifest.namesSegments()) {
       files.add(segment.file());
     }
     for (PartInfo part : manifest.parts()) {
       files.add(ArchiveLayout.part(part.id()));
     }
-    for (BucketRef bucket : manifest.readDirectory(storage).buckets()) {
-      if (bucket.recordCount() > 0) {
-        files.add(bucket.indexFile());
+    for (org.hpf.format.DirectoryFile directory : manifest.readDirectories(storage)) {
+      for (BucketRef bucket : directory.buckets()) {
+        if (bucket.recordCount() > 0) {
+          files.add(bucket.indexFile());
+        }
       }
     }
     return files;

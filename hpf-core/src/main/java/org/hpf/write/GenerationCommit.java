@@ -19,6 +19,7 @@ import org.hpf.format.DirectoryFile;
 import org.hpf.format.DirectoryFile.BucketRef;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
+import org.hpf.format.Manifest.Layer;
 import org.hpf.format.Manifest.NamesSegment;
 import org.hpf.format.Manifest.PartInfo;
 import org.hpf.format.MemberNames;
@@ -58,12 +59,12 @@ final class GenerationCommit {
   }
 
   /** What a commit wrote, for reports. */
-  record Result(Manifest manifest, DirectoryFile directory, int bucketsWritten) {}
+  record Result(Manifest manifest, DirectoryFile directory, int bucketsWritten,
+      long indexBytesWritten) {}
 
   private final ArchiveStorage storage;
   private final ArchiveId id;
   private final Manifest base;
-  private final DirectoryFile baseDirectory;
   private final long generation;
   private final int capacity;
   private final long blockSize;
@@ -75,20 +76,18 @@ final class GenerationCommit {
   private long originalBytes;
   private long storedBytes;
   private boolean mergeAllNames;
+  private boolean mergeAllLayers;
   private boolean committed;
 
   /**
    * @param base the committed generation to build on, or null for a create
-   * @param baseDirectory its directory (null for a create)
    */
-  GenerationCommit(ArchiveStorage storage, ArchiveId id, Manifest base,
-      DirectoryFile baseDirectory, int capacity, long blockSize, long partSize,
-      NameHasher hasher) {
+  GenerationCommit(ArchiveStorage storage, ArchiveId id, Manifest base, int capacity,
+      long blockSize, long partSize, NameHasher hasher) {
     this.storage = storage;
     this.hasher = hasher;
     this.id = id;
     this.base = base;
-    this.baseDirectory = baseDirectory;
     this.generation = base == null ? 1 : base.generation() + 1;
     this.capacity = capacity;
     this.blockSize = blockSize;
@@ -148,9 +147,10 @@ final class GenerationCommit {
     storedBytes += to.entryLength() - from.entryLength();
   }
 
-  /** Merge every names segment into one (compaction). */
-  void mergeAllNames() {
+  /** Merge every index layer into the base and every names segment into one (compaction). */
+  void mergeAll() {
     this.mergeAllNames = true;
+    this.mergeAllLayers = true;
   }
 
   boolean hasChanges() {
@@ -194,70 +194,153 @@ final class GenerationCommit {
   }
 
   /**
-   * Writes the changed buckets' index files, the names segment, the directory and the manifest,
-   * then publishes the manifest.
+   * Writes the index layer this commit needs, the names segment and the manifest, then
+   * publishes the manifest.
+   *
+   * <p>The commit's records (tombstones for deletions) become a new index layer on top of the
+   * older ones, written with fingerprints so that lookups pass it in memory; so an append costs
+   * what it adds, not what the archive holds. While the new records number at least a quarter of
+   * the layer below, that layer is folded into them (newest wins), and once only the base is
+   * left below, they are merged into the base by rewriting just the base buckets that receive
+   * records, with the splits the directory needs. Each record is rewritten O(log n) times.
    */
   Result commit(ExecutorService pool) throws IOException {
     if (committed) {
       throw new IllegalStateException("generation " + generation + " was already committed");
     }
     committed = true;
-    List<IndexRecord> pool0 = new ArrayList<>();
-    ExtendibleHashing hashing = base == null
-        ? ExtendibleHashing.empty(capacity, r -> pool0.get(r).hash().low())
-        : ExtendibleHashing.of(baseDirectory, capacity, r -> pool0.get(r).hash().low());
-    Map<Integer, List<Change>> byBucket = new TreeMap<>();
+    Map<NameHash, IndexRecord> pending = new HashMap<>();
     for (Map.Entry<NameHash, Change> e : changes.entrySet()) {
-      byBucket.computeIfAbsent(hashing.bucketOf(e.getKey().low()), k -> new ArrayList<>())
-          .add(e.getValue());
+      IndexRecord record = e.getValue().record;
+      pending.put(e.getKey(), record != null ? record : IndexRecord.tombstone(e.getKey()));
     }
-    if (base == null) {
+    List<Layer> layers = new ArrayList<>(base == null ? List.of() : base.layers());
+    List<DirectoryFile> directories = new ArrayList<>(
+        base == null ? List.of() : base.readDirectories(storage));
+    while (layers.size() > 1 && (mergeAllLayers
+        || pending.size() * 4L >= layers.get(layers.size() - 1).records())) {
+      Map<NameHash, IndexRecord> folded = new HashMap<>();
+      for (IndexRecord record : readLayer(directories.get(directories.size() - 1))) {
+        folded.put(record.hash(), record);
+      }
+      folded.putAll(pending);
+      pending = folded;
+      layers.remove(layers.size() - 1);
+      directories.remove(directories.size() - 1);
+    }
+    LayerWrite written;
+    if (layers.isEmpty()) {
+      written = mergeIntoBase(null, pending, pool);
+      layers.add(written.layer);
+    } else if (layers.size() == 1 && (mergeAllLayers
+        || pending.size() * 4L >= layers.get(0).records())) {
+      written = mergeIntoBase(directories.get(0), pending, pool);
+      layers.set(0, written.layer);
+    } else if (!pending.isEmpty()) {
+      written = writeDelta(pending, pool);
+      layers.add(written.layer);
+    } else {
+      written = new LayerWrite(null, null, 0, 0);
+    }
+    List<NamesSegment> segments = writeNames();
+    List<PartInfo> partList = new ArrayList<>();
+    parts.forEach((partId, stats) -> partList.add(
+        new PartInfo(partId, stats.length, stats.liveEntries, stats.liveBytes)));
+    Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
+        NameHasher.MURMUR3_128_ID, fileCount, originalBytes, storedBytes, capacity, blockSize,
+        partSize, layers, segments, partList);
+    publish(storage, manifest);
+    return new Result(manifest, written.directory, written.buckets, written.indexBytes);
+  }
+
+  /** A layer this commit wrote: its manifest entry, directory, buckets and index bytes. */
+  private record LayerWrite(Layer layer, DirectoryFile directory, int buckets, long indexBytes) {}
+
+  /**
+   * Merges records into the base layer (or builds it, for a create): only the base buckets
+   * that receive records are read and rewritten; tombstones remove what they name.
+   */
+  private LayerWrite mergeIntoBase(DirectoryFile baseLayer, Map<NameHash, IndexRecord> pending,
+      ExecutorService pool) throws IOException {
+    List<IndexRecord> records = new ArrayList<>();
+    ExtendibleHashing hashing = baseLayer == null
+        ? ExtendibleHashing.empty(capacity, r -> records.get(r).hash().low())
+        : ExtendibleHashing.of(baseLayer, capacity, r -> records.get(r).hash().low());
+    Map<Integer, List<IndexRecord>> byBucket = new TreeMap<>();
+    for (IndexRecord record : pending.values()) {
+      byBucket.computeIfAbsent(hashing.bucketOf(record.hash().low()), k -> new ArrayList<>())
+          .add(record);
+    }
+    if (baseLayer == null) {
       byBucket.putIfAbsent(0, new ArrayList<>());
     }
-    for (Map.Entry<Integer, List<Change>> e : byBucket.entrySet()) {
-      int b = e.getKey();
-      BucketRef original = hashing.buckets().get(b).original();
-      Map<NameHash, IndexRecord> records = new HashMap<>();
+    for (Map.Entry<Integer, List<IndexRecord>> e : byBucket.entrySet()) {
+      BucketRef original = hashing.buckets().get(e.getKey()).original();
+      Map<NameHash, IndexRecord> bucket = new HashMap<>();
       if (original != null) {
         for (IndexRecord record : IndexFileReader.readRecords(storage, id, original)) {
-          records.put(record.hash(), record);
+          bucket.put(record.hash(), record);
         }
       }
-      for (Change change : e.getValue()) {
-        if (change.record == null) {
-          if (records.remove(hasher.hash(change.name)) == null) {
-            throw new IllegalStateException("delete of '" + change.name + "', not in bucket " + b);
-          }
+      for (IndexRecord record : e.getValue()) {
+        if (record.isTombstone()) {
+          bucket.remove(record.hash());
         } else {
-          records.put(change.record.hash(), change.record);
+          bucket.put(record.hash(), record);
         }
       }
-      IntArrayList ids = new IntArrayList(records.size());
-      for (IndexRecord record : records.values()) {
-        ids.add(pool0.size());
-        pool0.add(record);
+      IntArrayList ids = new IntArrayList(bucket.size());
+      for (IndexRecord record : bucket.values()) {
+        ids.add(records.size());
+        records.add(record);
       }
-      hashing.load(b, ids);
+      hashing.load(e.getKey(), ids);
     }
-    List<BucketRef> refs = writeBuckets(hashing, pool0, pool);
+    return writeLayer(hashing, records, false, pool);
+  }
+
+  /** Writes records as a new layer with a directory of its own, fingerprints and tombstones. */
+  private LayerWrite writeDelta(Map<NameHash, IndexRecord> pending, ExecutorService pool)
+      throws IOException {
+    List<IndexRecord> records = new ArrayList<>(pending.values());
+    ExtendibleHashing hashing =
+        ExtendibleHashing.empty(capacity, r -> records.get(r).hash().low());
+    for (int i = 0; i < records.size(); i++) {
+      hashing.insert(i);
+    }
+    return writeLayer(hashing, records, true, pool);
+  }
+
+  private LayerWrite writeLayer(ExtendibleHashing hashing, List<IndexRecord> records,
+      boolean fingerprints, ExecutorService pool) throws IOException {
+    List<BucketRef> refs = writeBuckets(hashing, records, fingerprints, pool);
     DirectoryFile directory = new DirectoryFile(hashing.globalDepth(), refs, hashing.slots());
     String directoryFile = ArchiveLayout.directory(generation);
     writeSmallFile(storage, directoryFile, directory.toBytes(id));
-    List<NamesSegment> segments = writeNames();
-    List<PartInfo> partList = new ArrayList<>();
-    parts.forEach((partId, s) -> partList.add(
-        new PartInfo(partId, s.length, s.liveEntries, s.liveBytes)));
-    Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
-        NameHasher.MURMUR3_128_ID, fileCount, originalBytes, storedBytes, capacity, blockSize,
-        partSize, directoryFile, segments, partList);
-    publish(storage, manifest);
-    int written = (int) hashing.buckets().stream().filter(ExtendibleHashing.Bucket::changed)
-        .count();
-    return new Result(manifest, directory, written);
+    int buckets = 0;
+    long indexBytes = 0;
+    long count = 0;
+    for (int b = 0; b < refs.size(); b++) {
+      count += refs.get(b).recordCount();
+      if (hashing.buckets().get(b).changed()) {
+        buckets++;
+        indexBytes += refs.get(b).indexFileLength();
+      }
+    }
+    return new LayerWrite(new Layer(directoryFile, count), directory, buckets, indexBytes);
+  }
+
+  /** Every record of a layer, from all of its index files. */
+  private List<IndexRecord> readLayer(DirectoryFile layer) throws IOException {
+    List<IndexRecord> records = new ArrayList<>();
+    for (BucketRef bucket : layer.buckets()) {
+      records.addAll(IndexFileReader.readRecords(storage, id, bucket));
+    }
+    return records;
   }
 
   private List<BucketRef> writeBuckets(ExtendibleHashing hashing, List<IndexRecord> records,
-      ExecutorService pool) throws IOException {
+      boolean fingerprints, ExecutorService pool) throws IOException {
     List<ExtendibleHashing.Bucket> buckets = hashing.buckets();
     List<Future<BucketRef>> futures = new ArrayList<>(buckets.size());
     int nextId = 0;
@@ -277,7 +360,7 @@ final class GenerationCommit {
         List<IndexRecord> members = new ArrayList<>(bucket.members().size());
         bucket.members().forEach(r -> members.add(records.get(r)));
         return IndexFileWriter.write(storage, id, generation, bucketId, bucket.localDepth(),
-            bucket.prefix(), members, blockSize);
+            bucket.prefix(), members, blockSize, fingerprints);
       }));
     }
     List<BucketRef> refs = new ArrayList<>(buckets.size());

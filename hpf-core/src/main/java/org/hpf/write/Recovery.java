@@ -157,7 +157,6 @@ public final class Recovery {
 
     ArchiveId id = contents.archiveId();
     GenerationCommit commit = new GenerationCommit(storage, id, base,
-        base == null ? null : base.readDirectory(storage),
         base == null ? header.bucketCapacity() : base.bucketCapacity(),
         base == null ? header.blockSize() : base.blockSize(),
         base == null ? header.partSize() : base.partSize(), options.hasher());
