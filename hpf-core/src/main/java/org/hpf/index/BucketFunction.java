@@ -1,5 +1,7 @@
 package org.hpf.index;
 
+import it.unimi.dsi.bits.BitVector;
+import it.unimi.dsi.bits.LongArrayBitVector;
 import it.unimi.dsi.bits.TransformationStrategies;
 import it.unimi.dsi.sux4j.mph.HollowTrieMonotoneMinimalPerfectHashFunction;
 import java.io.ByteArrayInputStream;
@@ -76,10 +78,30 @@ public final class BucketFunction {
       return new byte[0];
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+    try (ObjectOutputStream out = new SerializableBitVectors(bytes)) {
       out.writeObject(function);
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * sux4j builds the function of a single key over {@code BitVectors.EMPTY_VECTOR}, which is not
+   * {@link java.io.Serializable}; this stream writes such bit vectors as the equal (and allowed)
+   * {@link LongArrayBitVector}, so the function deserializes and evaluates the same.
+   */
+  private static final class SerializableBitVectors extends ObjectOutputStream {
+    SerializableBitVectors(ByteArrayOutputStream out) throws IOException {
+      super(out);
+      enableReplaceObject(true);
+    }
+
+    @Override
+    protected Object replaceObject(Object object) {
+      if (object instanceof BitVector vector && !(object instanceof java.io.Serializable)) {
+        return LongArrayBitVector.copy(vector);
+      }
+      return object;
+    }
   }
 
   /** Restores a function from its (already checksum-verified) section bytes. */

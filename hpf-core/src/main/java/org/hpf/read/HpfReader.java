@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.CorruptArchiveException;
 import org.hpf.FileNotInArchiveException;
+import org.hpf.InvalidNameException;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
@@ -27,6 +28,7 @@ import org.hpf.format.FileHeader;
 import org.hpf.format.FileKind;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
+import org.hpf.format.MemberNames;
 import org.hpf.format.NameHash;
 import org.hpf.format.NamesFileReader;
 import org.hpf.format.SealedFile;
@@ -172,6 +174,13 @@ public final class HpfReader implements AutoCloseable {
   }
 
   private IndexRecord find(String name) throws IOException {
+    try {
+      MemberNames.check(name);
+    } catch (InvalidNameException e) {
+      // No member has such a name. Hashing it anyway could find a member's record: a lone
+      // surrogate such as U+D800 encodes to UTF-8 as '?', so it has the hash of the member "?".
+      return null;
+    }
     NameHash hash = options.hasher().hash(name);
     int b = directory.slots()[DirectoryFile.slotOf(hash, directory.globalDepth())];
     if (directory.buckets().get(b).recordCount() == 0) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -59,6 +60,11 @@ public final class ArchiveCreator {
       return result;
     } finally {
       pool.shutdownNow();
+      if (!committed) {
+        // A failed task does not stop the others at once: one still running could write its
+        // file after the directory was removed and leave (or re-create) a half-built archive.
+        awaitTermination(pool, storage);
+      }
       if (lock != null) {
         lock.release();
       }
@@ -70,6 +76,17 @@ public final class ArchiveCreator {
           LOG.warn("could not remove the failed archive {}: {}", storage.location(), e.toString());
         }
       }
+    }
+  }
+
+  private static void awaitTermination(ExecutorService pool, HadoopStorage storage) {
+    try {
+      if (!pool.awaitTermination(5, TimeUnit.MINUTES)) {
+        LOG.warn("writer threads of the failed create of {} did not stop in 5 minutes",
+            storage.location());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
