@@ -49,6 +49,11 @@ public final class JournalReader {
       }
       long end = at + 4 + payload + 4;
       if (end > length) {
+        if (length - at >= 6) {
+          byte[] two = new byte[2];
+          input.readFully(two, 0, 2);
+          checkNothingFollows(at, length, ((two[0] & 0xFF) << 8) | (two[1] & 0xFF), file);
+        }
         return new Contents(archiveId, header, entries, true, at);
       }
       byte[] record = new byte[4 + payload + 4];
@@ -56,12 +61,13 @@ public final class JournalReader {
       input.readFully(record, 4, payload + 4);
       ByteBuffer buf = ByteBuffer.wrap(record);
       int stored = buf.getInt(4 + payload);
+      buf.position(4);
+      int nameLength = buf.getShort() & 0xFFFF;
       if (stored != Checksums.crc32c(record, 0, 4 + payload)) {
+        checkNothingFollows(at, length, nameLength, file);
         return torn(archiveId, header, entries, at, length, end, file,
             "journal record checksum mismatch");
       }
-      buf.position(4);
-      int nameLength = buf.getShort() & 0xFFFF;
       if (2 + nameLength + IndexRecord.SIZE + 8 != payload) {
         throw new CorruptArchiveException(file, at, "journal record lengths disagree");
       }
@@ -72,6 +78,21 @@ public final class JournalReader {
       at = end;
     }
     return new Contents(archiveId, header, entries, false, at);
+  }
+
+  /**
+   * A bad record is a torn write only if it is the last one. Its payload length says where it
+   * ends, but it may be the damaged field: a torn write leaves a prefix of a genuine record, whose
+   * name length agrees with its payload length, so a record whose name length says it ends before
+   * the end of the file is followed by further bytes, whatever its payload length claims.
+   */
+  private static void checkNothingFollows(long at, long length, int nameLength, String file)
+      throws CorruptArchiveException {
+    long nameEnd = at + 4 + 2 + nameLength + IndexRecord.SIZE + 8 + 4;
+    if (nameEnd < length) {
+      throw new CorruptArchiveException(file, at, "damaged journal record (its lengths disagree "
+          + "or its checksum fails) before the journal's last record");
+    }
   }
 
   private static Contents torn(ArchiveId archiveId, JournalHeader header,

@@ -37,8 +37,17 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
     this.raw = new SequentialInput(in, 0, in.length(), 1 << 16);
     this.data = new DataInputStream(new CheckedInputStream(raw, fileCrc));
     byte[] header = new byte[FileHeader.SIZE];
-    readFully(header);
-    FileHeader.check(ByteBuffer.wrap(header), file, FileKind.NAMES, id);
+    try {
+      readFully(header);
+      FileHeader.check(ByteBuffer.wrap(header), file, FileKind.NAMES, id);
+    } catch (IOException | RuntimeException e) {
+      try {
+        in.close(); // the caller gets no reader to close
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
   }
 
   private void readFully(byte[] bytes) throws IOException {
@@ -111,7 +120,11 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
     int magic = readInt();
     int computed = (int) fileCrc.getValue();
     byte[] crc = new byte[4];
-    raw.readFully(crc, 0, 4);
+    try {
+      raw.readFully(crc, 0, 4);
+    } catch (EOFException e) {
+      throw new CorruptArchiveException(file, raw.position(), "names file is truncated");
+    }
     int stored = ByteBuffer.wrap(crc).getInt();
     if (magic != FileFooter.MAGIC || stored != computed) {
       throw new CorruptArchiveException(file, raw.position() - 8, "bad names footer");

@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.CorruptArchiveException;
 import org.hpf.FileNotInArchiveException;
+import org.hpf.InvalidNameException;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.StaleGenerationException;
 import org.hpf.format.ArchiveId;
@@ -31,6 +32,7 @@ import org.hpf.format.FileKind;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.NamesSegment;
+import org.hpf.format.MemberNames;
 import org.hpf.format.NameEntry;
 import org.hpf.format.NamesMerge;
 import org.hpf.format.NameHash;
@@ -225,6 +227,13 @@ public final class HpfReader implements AutoCloseable {
    * layer that lacks the name costs no read.
    */
   private Found find(String name) throws IOException {
+    try {
+      MemberNames.check(name);
+    } catch (InvalidNameException e) {
+      // No member has such a name. Hashing it anyway could find a member's record: a lone
+      // surrogate such as U+D800 encodes to UTF-8 as '?', so it has the hash of the member "?".
+      return null;
+    }
     NameHash hash = options.hasher().hash(name);
     for (int layer = layers.size() - 1; layer >= 0; layer--) {
       DirectoryFile directory = layers.get(layer);

@@ -1,10 +1,13 @@
 package org.hpf.read;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hpf.CorruptArchiveException;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.FileFooter;
+import org.hpf.format.FileHeader;
+import org.hpf.format.FileKind;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.PartInfo;
@@ -56,9 +59,26 @@ final class PartFiles implements AutoCloseable {
         throw new CorruptArchiveException(storage.location(name), actual, "part is truncated: "
             + actual + " bytes, the manifest says " + info.length());
       }
+      try {
+        checkPreamble(input, storage.location(name), info.id());
+      } catch (IOException | RuntimeException e) {
+        input.close();
+        throw e;
+      }
       open.put(info.id(), input);
     }
     return input;
+  }
+
+  /** Header and part id, checked once when the part is opened (no get reads them again). */
+  private void checkPreamble(ArchiveInput input, String file, int id) throws IOException {
+    ByteBuffer preamble = ByteBuffer.wrap(input.readFully(0, FileHeader.SIZE + 4));
+    FileHeader.check(preamble, file, FileKind.PART, manifest.archiveId());
+    int stored = preamble.getInt();
+    if (stored != id) {
+      throw new CorruptArchiveException(file, FileHeader.SIZE, "part id " + stored
+          + ", expected " + id);
+    }
   }
 
   int openCount() {

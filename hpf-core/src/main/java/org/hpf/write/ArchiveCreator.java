@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -81,6 +82,11 @@ public final class ArchiveCreator {
           (System.nanoTime() - start) / 1_000_000);
     } finally {
       pool.shutdownNow();
+      if (!committed) {
+        // A failed task does not stop the others at once: one still running could write its
+        // file after the directory was removed and leave (or re-create) a half-built archive.
+        awaitTermination(pool, storage);
+      }
       if (lock != null) {
         lock.release();
       }
@@ -92,6 +98,17 @@ public final class ArchiveCreator {
           LOG.warn("could not remove the failed archive {}: {}", storage.location(), e.toString());
         }
       }
+    }
+  }
+
+  private static void awaitTermination(ExecutorService pool, ArchiveStorage storage) {
+    try {
+      if (!pool.awaitTermination(5, TimeUnit.MINUTES)) {
+        LOG.warn("writer threads of the failed create of {} did not stop in 5 minutes",
+            storage.location());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

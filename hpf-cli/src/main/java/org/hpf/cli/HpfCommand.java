@@ -1,0 +1,112 @@
+package org.hpf.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.util.VersionInfo;
+import org.hpf.format.FileHeader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code hpf} command. {@link #main} is the only place that exits the JVM; everything else
+ * returns an {@link ExitCodes exit code}, so tests call {@link #execute} with captured streams.
+ */
+@Command(name = "hpf", mixinStandardHelpOptions = true, versionProvider = HpfCommand.Version.class,
+    description = "Packs many small files into one archive on any Hadoop file system (HDFS"
+        + " first); each file is then read back with one lookup.",
+    subcommands = {CreateCommand.class, GetCommand.class, LsCommand.class, DemoCommand.class,
+        HelpCommand.class},
+    footer = {"%nThe common options (--verbose, --quiet, -D, --conf, -fs) follow the"
+        + " subcommand, e.g.:", "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf"})
+public final class HpfCommand implements Callable<Integer> {
+  private final PrintStream out;
+  private final PrintStream err;
+
+  @Spec
+  private CommandSpec spec;
+
+  HpfCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args, System.out, System.err));
+  }
+
+  /** Runs {@code hpf} with these arguments and streams; returns its exit code. */
+  public static int execute(String[] args, PrintStream out, PrintStream err) {
+    CommandLine cmd = commandLine(out, err);
+    try {
+      return cmd.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  static CommandLine commandLine(PrintStream out, PrintStream err) {
+    CommandLine cmd = new CommandLine(new HpfCommand(out, err));
+    ErrorHandler errors = new ErrorHandler();
+    cmd.setExecutionExceptionHandler(errors);
+    cmd.setParameterExceptionHandler(errors);
+    cmd.setOut(new PrintWriter(out, true));
+    cmd.setErr(new PrintWriter(err, true));
+    applyExitCodeHelp(cmd);
+    return cmd;
+  }
+
+  private static void applyExitCodeHelp(CommandLine cmd) {
+    cmd.getCommandSpec().exitCodeOnInvalidInput(ExitCodes.USAGE);
+    cmd.getCommandSpec().exitCodeOnExecutionException(ExitCodes.ERROR);
+    if (!(cmd.getCommand() instanceof HelpCommand)) {
+      cmd.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n")
+          .exitCodeList(ExitCodes.descriptions());
+    }
+    for (CommandLine sub : cmd.getSubcommands().values()) {
+      applyExitCodeHelp(sub);
+    }
+  }
+
+  PrintStream out() {
+    return out;
+  }
+
+  PrintStream err() {
+    return err;
+  }
+
+  /** {@code hpf} without a subcommand: the usage, on stderr, as an error. */
+  @Override
+  public Integer call() {
+    err.println("hpf: missing subcommand");
+    spec.commandLine().usage(err);
+    return ExitCodes.USAGE;
+  }
+
+  /** {@code hpf --version}: hpf's version, the archive format it writes, Hadoop and Java. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = HpfCommand.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          properties.load(in);
+        }
+      }
+      return new String[] {
+          "hpf " + properties.getProperty("version", "(unknown version)")
+              + " (archive format version " + FileHeader.VERSION + ")",
+          "Hadoop " + VersionInfo.getVersion() + ", Java " + Runtime.version()
+      };
+    }
+  }
+}

@@ -1,0 +1,163 @@
+package org.hpf.cli;
+
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.hpf.read.HpfReader;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * What every subcommand shares: the common options (Hadoop's generic options, {@code --verbose},
+ * {@code --quiet}), the Hadoop {@link Configuration} they build, path resolution and the output
+ * streams. Subcommands implement {@link #run()}; errors propagate to {@link ErrorHandler}.
+ */
+abstract class HpfSubcommand implements Callable<Integer> {
+  /** Footer of the subcommands that take paths. */
+  static final String PATHS_FOOTER = "%nPaths: hdfs://host:port/path, file:///path or a plain"
+      + " path. A plain path is on the default file system (fs.defaultFS, set with -fs, -D or"
+      + " --conf); when none is set, that is the local file system and a relative plain path is"
+      + " relative to the current directory.";
+
+  @ParentCommand
+  private HpfCommand hpf;
+
+  @Spec
+  CommandSpec spec;
+
+  @ArgGroup(validate = false, heading = "%nCommon options:%n", order = 100)
+  private CommonOptions common = new CommonOptions();
+
+  private Configuration configuration;
+
+  private final Logging logging = new Logging();
+
+  @Override
+  public final Integer call() throws Exception {
+    if (common.verbose) {
+      logging.verbose();
+    }
+    try {
+      return run();
+    } finally {
+      logging.close();
+    }
+  }
+
+  /** Does the subcommand's work; returns an {@link ExitCodes exit code}. */
+  protected abstract int run() throws Exception;
+
+  /** Log levels for this run, restored when it ends. */
+  Logging logging() {
+    return logging;
+  }
+
+  boolean verbose() {
+    return common.verbose;
+  }
+
+  boolean quiet() {
+    return common.quiet;
+  }
+
+  /** Standard output, for bytes and results. */
+  PrintStream out() {
+    return hpf.out();
+  }
+
+  /** Standard error, for progress and errors. */
+  PrintStream err() {
+    return hpf.err();
+  }
+
+  /**
+   * The configuration the options describe, in Hadoop's GenericOptionsParser order: the
+   * {@code --conf} files, then {@code -fs}, then the {@code -D} properties.
+   */
+  Configuration configuration() {
+    if (configuration == null) {
+      Configuration conf = new Configuration();
+      for (File file : common.confFiles) {
+        if (!file.isFile()) {
+          throw new ParameterException(spec.commandLine(), "--conf: no such file: " + file);
+        }
+        conf.addResource(new Path(file.getAbsoluteFile().toURI()));
+      }
+      if (common.defaultFs != null) {
+        FileSystem.setDefaultUri(conf,
+            "local".equals(common.defaultFs) ? "file:///" : common.defaultFs);
+      }
+      common.properties.forEach(conf::set);
+      configuration = conf;
+    }
+    return configuration;
+  }
+
+  /** The fully qualified path a command-line argument names (see {@link #PATHS_FOOTER}). */
+  Path resolve(String argument) throws IOException {
+    if (argument.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "empty path");
+    }
+    Path path;
+    try {
+      path = new Path(argument);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "bad path '" + argument + "': "
+          + e.getMessage());
+    }
+    return path.getFileSystem(configuration()).makeQualified(path);
+  }
+
+  /**
+   * Opens the archive an argument names. A path that does not exist is reported as such
+   * (exit code {@link ExitCodes#NOT_FOUND}) rather than as a directory without a manifest.
+   */
+  HpfReader openArchive(String argument) throws IOException {
+    Path archive = resolve(argument);
+    if (!fileSystem(archive).exists(archive)) {
+      throw new FileNotFoundException("archive does not exist: " + archive);
+    }
+    return HpfReader.open(configuration(), archive);
+  }
+
+  /** The file system of a path; the raw local file system instead of the checksummed one. */
+  FileSystem fileSystem(Path path) throws IOException {
+    FileSystem fs = path.getFileSystem(configuration());
+    return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+  }
+
+  /** The options every subcommand takes; Hadoop's generic options among them. */
+  static final class CommonOptions {
+    @Option(names = "--verbose", order = 1,
+        description = "Print stack traces of errors, and hpf's own log.")
+    boolean verbose;
+
+    @Option(names = {"-q", "--quiet"}, order = 2, description = "Print no progress and no summary.")
+    boolean quiet;
+
+    @Option(names = "-D", paramLabel = "<key=value>", mapFallbackValue = "", order = 3,
+        description = "Set a Hadoop configuration property (repeatable).")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    @Option(names = "--conf", paramLabel = "<file>", order = 4,
+        description = "Add a Hadoop configuration file (e.g. core-site.xml; repeatable).")
+    File[] confFiles = new File[0];
+
+    @Option(names = {"-fs", "--fs"}, paramLabel = "<uri>", order = 5,
+        description = "The default file system (fs.defaultFS), e.g. hdfs://namenode:8020, or"
+            + " 'local'.")
+    String defaultFs;
+  }
+}

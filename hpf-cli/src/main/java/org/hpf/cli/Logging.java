@@ -1,0 +1,51 @@
+package org.hpf.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.log4j.Level;
+import org.apache.log4j.Logger;
+
+/**
+ * Log levels for one run of a subcommand. Hadoop logs through log4j 1 (reload4j);
+ * {@code log4j.properties} in this module sets WARN so that hpf's own output stays readable, and
+ * a run adjusts it here. {@link #close()} restores the levels, so that in-process runs (tests)
+ * do not leak settings into each other.
+ */
+final class Logging implements AutoCloseable {
+  private final Map<Logger, Level> previous = new LinkedHashMap<>();
+
+  /** {@code --verbose}: hpf's own log at INFO. */
+  void verbose() {
+    set("org.hpf", Level.INFO);
+  }
+
+  /**
+   * For the demo: the in-process cluster logs expected warnings (no native library, metrics
+   * configuration, ...) that say nothing about hpf; show only its errors.
+   */
+  void quietCluster() {
+    set("org.apache.hadoop", Level.ERROR);
+    set("org.eclipse.jetty", Level.ERROR);
+  }
+
+  /** DataNodes log an ERROR when they are stopped ("Command processor encountered interrupt"). */
+  void quietClusterShutdown() {
+    set("org.apache.hadoop.hdfs.server.datanode", Level.OFF);
+  }
+
+  private void set(String name, Level level) {
+    try {
+      Logger logger = Logger.getLogger(name);
+      previous.putIfAbsent(logger, logger.getLevel());
+      logger.setLevel(level);
+    } catch (LinkageError e) {
+      // Another logging backend is in use: leave its configuration alone.
+    }
+  }
+
+  @Override
+  public void close() {
+    previous.forEach(Logger::setLevel);
+    previous.clear();
+  }
+}

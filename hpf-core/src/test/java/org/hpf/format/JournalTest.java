@@ -1,0 +1,232 @@
+package org.hpf.format;
+
+import static org.hpf.format.FormatTesting.ID;
+import static org.hpf.format.FormatTesting.OTHER_ID;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.hpf.ArchiveVersionException;
+import org.hpf.CorruptArchiveException;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.HadoopStorage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal: records appended in batches, read back; a torn last record is dropped, a bad
+ * record with bytes after it is corruption.
+ */
+class JournalTest {
+  private static final String FILE = "_journal-0000000001";
+
+  @TempDir Path tmp;
+  private HadoopStorage storage;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    storage = FormatTesting.storage(tmp);
+  }
+
+  static List<JournalEntry> entries(int count, long seed) {
+    Random random = new Random(seed);
+    List<JournalEntry> entries = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = "dir" + random.nextInt(5) + "/fïle-" + i + "x".repeat(random.nextInt(30));
+      IndexRecord record = new IndexRecord(NameHasher.MURMUR3_128.hash(name), random.nextInt(9),
+          random.nextInt(2), random.nextInt(1 << 30), random.nextInt(1 << 20),
+          random.nextInt(1 << 20));
+      entries.add(new JournalEntry(name, record, 1_700_000_000_000L + random.nextInt()));
+    }
+    return entries;
+  }
+
+  /** Writes the entries in batches; returns the offset where each record starts. */
+  private long[] write(List<JournalEntry> entries, int batch) throws IOException {
+    storage.delete(FILE);
+    long[] starts = new long[entries.size() + 1];
+    long at = FileHeader.SIZE;
+    try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID)) {
+      for (int i = 0; i < entries.size(); i += batch) {
+        writer.append(entries.subList(i, Math.min(entries.size(), i + batch)));
+      }
+      writer.append(List.of());
+    }
+    for (int i = 0; i < entries.size(); i++) {
+      starts[i] = at;
+      at += JournalWriter.encode(entries.get(i)).length;
+    }
+    starts[entries.size()] = at;
+    assertEquals(at, Files.size(tmp.resolve(FILE)));
+    return starts;
+  }
+
+  private JournalReader.Contents read() throws IOException {
+    try (ArchiveInput in = storage.open(FILE)) {
+      return JournalReader.read(in, FILE, ID);
+    }
+  }
+
+  private byte[] bytes() throws IOException {
+    return Files.readAllBytes(tmp.resolve(FILE));
+  }
+
+  private void put(byte[] bytes) throws IOException {
+    FormatTesting.put(storage, FILE, bytes);
+  }
+
+  @Test
+  void layoutMatchesTheSpec() throws Exception {
+    JournalEntry entry = entries(1, 1).get(0);
+    byte[] encoded = JournalWriter.encode(entry);
+    byte[] name = entry.name().getBytes(StandardCharsets.UTF_8);
+    int payload = 2 + name.length + IndexRecord.SIZE + 8;
+    assertEquals(4 + payload + 4, encoded.length);
+    ByteBuffer buf = ByteBuffer.wrap(encoded);
+    assertEquals(payload, buf.getInt());
+    assertEquals(name.length, buf.getShort());
+    byte[] readName = new byte[name.length];
+    buf.get(readName);
+    assertEquals(entry.name(), new String(readName, StandardCharsets.UTF_8));
+    assertEquals(entry.record(), IndexRecord.read(encoded, buf.position(), "j", 0));
+    buf.position(buf.position() + IndexRecord.SIZE);
+    assertEquals(entry.mtimeMillis(), buf.getLong());
+    assertEquals(Checksums.crc32c(encoded, 0, 4 + payload), buf.getInt());
+
+    write(List.of(entry), 1);
+    byte[] file = bytes();
+    assertEquals(FileHeader.SIZE + encoded.length, file.length);
+    assertEquals(Arrays.toString(FileHeader.bytes(FileKind.JOURNAL, ID)),
+        Arrays.toString(Arrays.copyOf(file, FileHeader.SIZE)));
+  }
+
+  @Test
+  void roundTripsInBatches() throws Exception {
+    for (int batch : new int[] {1, 3, 100}) {
+      List<JournalEntry> entries = entries(57, batch);
+      long[] starts = write(entries, batch);
+      JournalReader.Contents contents = read();
+      assertEquals(entries, contents.entries());
+      assertFalse(contents.tornTail());
+      assertEquals(starts[entries.size()], contents.validLength());
+    }
+  }
+
+  @Test
+  void headerOnlyAndDamagedHeader() throws Exception {
+    write(List.of(), 1);
+    JournalReader.Contents empty = read();
+    assertEquals(List.of(), empty.entries());
+    assertFalse(empty.tornTail());
+    assertEquals(FileHeader.SIZE, empty.validLength());
+    byte[] header = bytes();
+    for (int length = 0; length < FileHeader.SIZE; length++) {
+      put(Arrays.copyOf(header, length));
+      assertThrows(CorruptArchiveException.class, this::read, "cut at " + length);
+    }
+    put(header);
+    try (ArchiveInput in = storage.open(FILE)) {
+      assertThrows(CorruptArchiveException.class, () -> JournalReader.read(in, FILE, OTHER_ID));
+    }
+    byte[] newer = header.clone();
+    newer[5] = 2;
+    put(newer);
+    assertThrows(ArchiveVersionException.class, this::read);
+    byte[] part = FileHeader.bytes(FileKind.PART, ID);
+    put(part);
+    assertThrows(CorruptArchiveException.class, this::read);
+  }
+
+  @Test
+  void tornLastRecordIsDroppedAtEveryCut() throws Exception {
+    List<JournalEntry> entries = entries(6, 11);
+    long[] starts = write(entries, 2);
+    byte[] file = bytes();
+    int last = entries.size() - 1;
+    // Cut exactly at the start of the last record: a clean journal of the others.
+    put(Arrays.copyOf(file, (int) starts[last]));
+    JournalReader.Contents clean = read();
+    assertEquals(entries.subList(0, last), clean.entries());
+    assertFalse(clean.tornTail());
+    // Cut at every byte inside the last record.
+    for (long cut = starts[last] + 1; cut < starts[last + 1]; cut++) {
+      put(Arrays.copyOf(file, (int) cut));
+      JournalReader.Contents contents = read();
+      assertEquals(entries.subList(0, last), contents.entries(), "cut at " + cut);
+      assertTrue(contents.tornTail(), "cut at " + cut);
+      assertEquals(starts[last], contents.validLength(), "cut at " + cut);
+    }
+  }
+
+  @Test
+  void lastRecordFailingItsChecksumIsATornWrite() throws Exception {
+    List<JournalEntry> entries = entries(5, 12);
+    long[] starts = write(entries, 5);
+    byte[] file = bytes();
+    int last = entries.size() - 1;
+    // Every bit after the length fields (name, record, mtime, checksum) of the last record.
+    int nameLength = entries.get(last).name().getBytes(StandardCharsets.UTF_8).length;
+    for (long bit = 8 * (starts[last] + 6); bit < 8 * starts[last + 1]; bit++) {
+      put(FormatTesting.flip(file, bit));
+      JournalReader.Contents contents = read();
+      assertEquals(entries.subList(0, last), contents.entries(), "bit " + bit);
+      assertTrue(contents.tornTail());
+      assertEquals(starts[last], contents.validLength());
+    }
+    // The length fields of the last record: dropped as torn or reported, never misread.
+    for (long bit = 8 * starts[last]; bit < 8 * (starts[last] + 6); bit++) {
+      put(FormatTesting.flip(file, bit));
+      try {
+        JournalReader.Contents contents = read();
+        assertEquals(entries.subList(0, last), contents.entries(), "bit " + bit);
+        assertTrue(contents.tornTail());
+      } catch (CorruptArchiveException expected) {
+        // also acceptable: the reader cannot tell this from a bad record with bytes after it
+      }
+    }
+    assertTrue(nameLength > 0);
+  }
+
+  @Test
+  void badRecordFollowedByMoreRecordsIsCorruption() throws Exception {
+    List<JournalEntry> entries = entries(8, 13);
+    long[] starts = write(entries, 3);
+    byte[] file = bytes();
+    // Every single bit of every record but the last.
+    for (long bit = 8L * FileHeader.SIZE; bit < 8 * starts[entries.size() - 1]; bit++) {
+      put(FormatTesting.flip(file, bit));
+      long at = bit;
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class, this::read,
+          () -> "bit " + at + " (byte " + at / 8 + ", records start at "
+              + Arrays.toString(starts) + ")");
+      assertTrue(e.getMessage().contains(FILE), e.getMessage());
+    }
+  }
+
+  @Test
+  void garbageAfterTheRecordsIsCorruptionOrATornTail() throws Exception {
+    List<JournalEntry> entries = entries(4, 14);
+    write(entries, 4);
+    byte[] file = bytes();
+    // Zeros after the records: length 0 is impossible, and more zeros follow it.
+    put(Arrays.copyOf(file, file.length + 20));
+    assertThrows(CorruptArchiveException.class, this::read);
+    // Fewer than 4 trailing bytes: a torn length field.
+    put(Arrays.copyOf(file, file.length + 3));
+    JournalReader.Contents contents = read();
+    assertEquals(entries, contents.entries());
+    assertTrue(contents.tornTail());
+    assertEquals(file.length, contents.validLength());
+  }
+}

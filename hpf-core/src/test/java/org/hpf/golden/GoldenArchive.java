@@ -1,0 +1,226 @@
+package org.hpf.golden;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.hpf.format.ArchiveId;
+import org.hpf.read.HpfReader;
+import org.hpf.read.MemberStatus;
+import org.hpf.write.ArchiveCreator;
+import org.hpf.write.CreateResult;
+import org.hpf.write.WriterOptions;
+
+/**
+ * The inputs of the golden version-1 archive: fixed member contents and modification times,
+ * fixed archive id and writer options (one merge thread, so members land in parts in name
+ * order), and the {@code expected.txt} that describes the result.
+ *
+ * <p>The archive is committed under {@code src/test/resources/golden/v1/archive.hpf/}. Never
+ * regenerate it for an existing format version: it is the proof that readers still read what
+ * version 1 writers wrote. A new format version gets a new directory ({@code golden/v2}).
+ */
+final class GoldenArchive {
+  static final String RESOURCE = "/golden/v1";
+  static final ArchiveId ID = new ArchiveId(0x6870662D676F6C64L, 0x656E2D76312D3031L);
+  static final int BUCKET_CAPACITY = 3;
+  static final long PART_SIZE = 4096;
+  static final long BLOCK_SIZE = 1 << 20;
+  static final long BASE_MTIME = 1_600_000_000_000L;
+
+  private GoldenArchive() {}
+
+  static WriterOptions options() {
+    return WriterOptions.builder().archiveId(ID).threads(1).bucketCapacity(BUCKET_CAPACITY)
+        .partSize(PART_SIZE).blockSize(BLOCK_SIZE).build();
+  }
+
+  /** Every member's name and bytes, in the order they are written. */
+  static Map<String, byte[]> contents() {
+    Map<String, byte[]> members = new LinkedHashMap<>();
+    Random random = new Random(20250101L);
+    members.put("empty", new byte[0]);
+    members.put("one-byte", new byte[] {42});
+    members.put("raw/random-700.bin", randomBytes(random, 700));
+    members.put("raw/random-1500.bin", randomBytes(random, 1500));
+    members.put("raw/random-3000.bin", randomBytes(random, 3000));
+    members.put("text/lorem.txt", utf8("Lorem ipsum dolor sit amet, consectetur adipiscing elit. "
+        .repeat(40)));
+    StringBuilder csv = new StringBuilder("n,square,cube\n");
+    for (int i = 0; i < 200; i++) {
+      csv.append(i).append(',').append(i * i).append(',').append(i * i * i).append('\n');
+    }
+    members.put("text/numbers.csv", utf8(csv.toString()));
+    members.put("ünïcödé/日本語.txt", utf8("こんにちは、世界。".repeat(30)));
+    members.put("emoji/😀 grin.bin", randomBytes(random, 33));
+    members.put("a", utf8("a"));
+    members.put("b/c/d/e.txt", utf8("deeply nested\n"));
+    members.put("zeros-5000", new byte[5000]);
+    for (int i = 0; i < 12; i++) {
+      members.put(String.format(Locale.ROOT, "many/file-%02d", i),
+          i % 2 == 0 ? randomBytes(random, 10 + 37 * i) : utf8(("file " + i + "\n").repeat(i * 9)));
+    }
+    return members;
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] randomBytes(Random random, int length) {
+    byte[] bytes = new byte[length];
+    random.nextBytes(bytes);
+    return bytes;
+  }
+
+  /** The modification time of the {@code i}-th member (whole seconds, exact on any disk). */
+  static long mtime(int i) {
+    return BASE_MTIME + 1000L * 3601 * i;
+  }
+
+  /** Writes the members as files under {@code dir}, with their modification times. */
+  static void writeSources(Path dir) throws IOException {
+    int i = 0;
+    for (Map.Entry<String, byte[]> member : contents().entrySet()) {
+      Path file = dir.resolve(member.getKey());
+      Files.createDirectories(file.getParent());
+      Files.write(file, member.getValue());
+      Files.setLastModifiedTime(file, FileTime.fromMillis(mtime(i++)));
+    }
+  }
+
+  /** Creates the golden archive from freshly written sources. */
+  static CreateResult create(Path sources, Path archive) throws IOException {
+    writeSources(sources);
+    return ArchiveCreator.create(new Configuration(), new org.apache.hadoop.fs.Path(archive.toUri()),
+        List.of(new org.apache.hadoop.fs.Path(sources.toUri())), options());
+  }
+
+  /** The committed golden directory, as Maven copied it to target/test-classes. */
+  static Path resources() {
+    URL url = GoldenArchive.class.getResource(RESOURCE + "/expected.txt");
+    if (url == null) {
+      throw new IllegalStateException("golden archive missing from the test class path: "
+          + RESOURCE);
+    }
+    try {
+      return Path.of(url.toURI()).getParent();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  // ------------------------------------------------------------------ expected.txt
+
+  /** One line of expected.txt per member. */
+  record ExpectedMember(String name, long length, String crc32c, String sha256, String codec,
+      long mtime) {}
+
+  /** expected.txt: the manifest figures and every member. */
+  record Expected(Map<String, String> fields, List<ExpectedMember> members) {
+    String field(String key) {
+      String value = fields.get(key);
+      if (value == null) {
+        throw new IllegalStateException("expected.txt has no " + key);
+      }
+      return value;
+    }
+
+    long longField(String key) {
+      return Long.parseLong(field(key));
+    }
+  }
+
+  /**
+   * The field naming the LZ4 implementation lz4-java chose for the writer. Its JNI binding and its
+   * Java ports compress to different (equally valid) blocks, so the bytes of parts holding LZ4
+   * members, and of the index records and manifest that give their lengths, depend on it.
+   */
+  static final String LZ4_COMPRESSOR = "lz4Compressor";
+
+  static String lz4Compressor() {
+    return net.jpountz.lz4.LZ4Factory.fastestInstance().toString();
+  }
+
+  static String crc32c(byte[] bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes);
+    return String.format(Locale.ROOT, "%08x", crc.getValue());
+  }
+
+  static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Describes an archive as expected.txt records it, from what a reader returns. */
+  static String describe(HpfReader reader) throws IOException {
+    var manifest = reader.manifest();
+    StringBuilder text = new StringBuilder();
+    text.append("# hpf golden archive, format version 1, written by GoldenArchiveWriter\n");
+    text.append("# (mvn test -pl hpf-core -Dtest=GoldenArchiveWriter -Dhpf.golden.write=true).\n");
+    text.append("# Do not edit or regenerate: GoldenArchiveTest checks archive.hpf against it.\n");
+    text.append("# member lines: TAB-separated length, CRC32C, SHA-256, codec, mtime, name.\n");
+    text.append("archiveId ").append(manifest.archiveId()).append('\n');
+    text.append("generation ").append(manifest.generation()).append('\n');
+    text.append("hashAlgorithm ").append(manifest.hashAlgorithm()).append('\n');
+    text.append("fileCount ").append(manifest.fileCount()).append('\n');
+    text.append("originalBytes ").append(manifest.originalBytes()).append('\n');
+    text.append("storedBytes ").append(manifest.storedBytes()).append('\n');
+    text.append("bucketCapacity ").append(manifest.bucketCapacity()).append('\n');
+    text.append("blockSize ").append(manifest.blockSize()).append('\n');
+    text.append("partSize ").append(manifest.partSize()).append('\n');
+    text.append("parts ").append(manifest.parts().size()).append('\n');
+    text.append("buckets ").append(reader.directory().buckets().size()).append('\n');
+    text.append("globalDepth ").append(reader.directory().globalDepth()).append('\n');
+    text.append(LZ4_COMPRESSOR).append(' ').append(lz4Compressor()).append('\n');
+    List<String> names;
+    try (var listed = reader.list()) {
+      names = listed.toList();
+    }
+    for (String name : names) {
+      byte[] bytes = reader.get(name);
+      MemberStatus status = reader.stat(name);
+      text.append("member\t").append(bytes.length).append('\t').append(crc32c(bytes))
+          .append('\t').append(sha256(bytes)).append('\t').append(status.codec()).append('\t')
+          .append(status.mtimeMillis()).append('\t').append(name).append('\n');
+    }
+    return text.toString();
+  }
+
+  static Expected parse(String text) {
+    Map<String, String> fields = new LinkedHashMap<>();
+    List<ExpectedMember> members = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      if (line.startsWith("member\t")) {
+        String[] f = line.split("\t", 7);
+        members.add(new ExpectedMember(f[6], Long.parseLong(f[1]), f[2], f[3], f[4],
+            Long.parseLong(f[5])));
+      } else {
+        String[] f = line.split(" ", 2);
+        fields.put(f[0], f[1]);
+      }
+    }
+    return new Expected(fields, members);
+  }
+}
