@@ -23,11 +23,18 @@ public final class NamesMerge implements Iterator<NameEntry>, AutoCloseable {
   });
   private NameEntry next;
 
-  public NamesMerge(List<NamesFileReader> segmentsOldestFirst, boolean keepDeletions) {
+  /** Takes ownership of the readers: they are closed by {@link #close()}, or here on failure. */
+  public NamesMerge(List<NamesFileReader> segmentsOldestFirst, boolean keepDeletions)
+      throws IOException {
     this.segments = new ArrayList<>(segmentsOldestFirst);
     this.keepDeletions = keepDeletions;
-    for (int i = 0; i < segments.size(); i++) {
-      advance(i);
+    try {
+      for (int i = 0; i < segments.size(); i++) {
+        advance(i);
+      }
+    } catch (java.io.UncheckedIOException e) {
+      close();
+      throw e.getCause();
     }
   }
 
