@@ -20,6 +20,7 @@ import org.hpf.io.ArchiveStorage;
 import org.hpf.io.HadoopStorage;
 import org.hpf.read.ArchiveVerifier;
 import org.hpf.read.HpfReader;
+import org.hpf.testing.LocalTrees;
 import org.hpf.read.ReaderOptions;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.ArchiveWriter;
@@ -112,14 +113,14 @@ class CrashRecoveryTest {
     Map<String, byte[]> committedFiles = new HashMap<>(expected);
     List<Source> added = sources("more", "c", 60, 3);
     int total = countOperations(dir -> {
-      copyTree(template, tmp.resolve("count"));
+      LocalTrees.copy(template, tmp.resolve("count"));
       try (ArchiveWriter writer = ArchiveWriter.open(CONF, dir, options(false))) {
         writer.appendSources(added, false);
       }
     });
     for (int k = 1; k <= total; k++) {
       Path dir = tmp.resolve("append-" + k);
-      copyTree(template, dir);
+      LocalTrees.copy(template, dir);
       crash(new CrashingStorage(storage(dir), k), s -> {
         try (ArchiveWriter writer = ArchiveWriter.open(CONF, s, options(false))) {
           writer.appendSources(added, false);
@@ -143,7 +144,7 @@ class CrashRecoveryTest {
     }
     for (boolean compact : new boolean[] {false, true}) {
       Path start = tmp.resolve("start-" + compact);
-      copyTree(template, start);
+      LocalTrees.copy(template, start);
       if (compact) {
         try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(start), options(false))) {
           writer.delete(doomed);
@@ -159,12 +160,12 @@ class CrashRecoveryTest {
         }
       };
       int total = countOperations(dir -> {
-        copyTree(start, tmp.resolve("count"));
+        LocalTrees.copy(start, tmp.resolve("count"));
         op.run(dir);
       });
       for (int k = 1; k <= total; k++) {
         Path dir = tmp.resolve("op-" + compact + "-" + k);
-        copyTree(start, dir);
+        LocalTrees.copy(start, dir);
         crash(new CrashingStorage(storage(dir), k), op);
         ArchiveWriter.recover(CONF, hadoopPath(dir), options(true));
         try (HpfReader reader = HpfReader.open(CONF, hadoopPath(dir))) {
@@ -263,26 +264,6 @@ class CrashRecoveryTest {
         throw new AssertionError("failed before the kill point", e);
       }
       // cleanup code that ran into the dead storage: part of dying
-    }
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    if (Files.exists(to)) {
-      try (var walk = Files.walk(to)) {
-        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
-    try (var walk = Files.walk(from)) {
-      for (Path p : walk.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
     }
   }
 }

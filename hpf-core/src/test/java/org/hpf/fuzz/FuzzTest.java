@@ -20,6 +20,7 @@ import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
 import org.hpf.io.HadoopStorage;
 import org.hpf.read.HpfReader;
+import org.hpf.testing.LocalTrees;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.WriterOptions;
@@ -57,7 +58,7 @@ class FuzzTest {
     int typedErrors = 0;
     for (int i = 0; i < mutations; i++) {
       Path dir = tmp.resolve("m" + (i % 4));
-      copyTree(template, dir);
+      LocalTrees.copy(template, dir);
       Path victim = dir.resolve(template.relativize(files.get(random.nextInt(files.size()))));
       String what = mutate(victim, random);
       String context = "mutation " + i + " (seed " + seed + "): " + what + " of "
@@ -88,7 +89,7 @@ class FuzzTest {
     committed.remove("a/f2");
     // A crashed append: the journal and its part survive, no manifest.
     Path crashedCopy = tmp.resolve("crashed-append");
-    copyTree(template, crashedCopy);
+    LocalTrees.copy(template, crashedCopy);
     try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(crashedCopy), options)) {
       writer.append(List.of(hadoopPath(sources("c", 12, random, crashed))), false);
     }
@@ -274,25 +275,5 @@ class FuzzTest {
 
   private static org.apache.hadoop.fs.Path hadoopPath(Path path) {
     return new org.apache.hadoop.fs.Path(path.toUri());
-  }
-
-  private static void copyTree(Path from, Path to) throws IOException {
-    if (Files.exists(to)) {
-      try (var walk = Files.walk(to)) {
-        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
-    try (var walk = Files.walk(from)) {
-      for (Path p : walk.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
   }
 }
