@@ -8,10 +8,10 @@ import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
 import org.hpf.write.ArchiveCreator;
-import org.hpf.write.Compression;
 import org.hpf.write.CreateResult;
 import org.hpf.write.WriterOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -23,31 +23,15 @@ import picocli.CommandLine.Parameters;
             + " named by its path relative to that directory (e.g. 2024/05/app.log)."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class CreateCommand extends HpfSubcommand {
-  /** How often the progress line is printed. */
-  static final long PROGRESS_INTERVAL_MILLIS = 2000;
+  @Mixin
+  private MergeOptions merge = new MergeOptions();
 
-  @Option(names = "--threads", paramLabel = "N",
-      description = "Merge threads, each writing its own part file (default: cores, at least 2).")
-  private Integer threads;
-
-  @Option(names = "--part-size", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "Size at which a part file rolls over to the next (default 1g).")
-  private Long partSize;
-
-  @Option(names = "--block-size", paramLabel = "SIZE", converter = SizeConverter.class,
-      description = "Block size of the archive's files (default: the file system's).")
+  @Option(names = "--block-size", paramLabel = "SIZE", converter = SizeConverter.class, order = 20,
+      description = "Block size of the archive's files (default: the file system's); fixed for"
+          + " the archive's life.")
   private Long blockSize;
 
-  @Option(names = "--replication", paramLabel = "N",
-      description = "Replication of the archive's files (default: the file system's).")
-  private Integer replication;
-
-  @Option(names = "--compress", paramLabel = "auto|lz4|none", converter = CompressionConverter.class,
-      description = "LZ4-compress members: auto (when it saves at least 1/8), lz4 (whenever it"
-          + " saves anything) or none (default auto).")
-  private Compression compression;
-
-  @Option(names = "--bucket-capacity", paramLabel = "N",
+  @Option(names = "--bucket-capacity", paramLabel = "N", order = 21,
       description = "Most names per index bucket (default: as many as fit one block).")
   private Integer bucketCapacity;
 
@@ -64,23 +48,12 @@ final class CreateCommand extends HpfSubcommand {
     }
     WriterOptions.Builder builder = WriterOptions.builder();
     try {
-      if (threads != null) {
-        builder.threads(threads);
-      }
-      if (partSize != null) {
-        builder.partSize(partSize);
-      }
+      merge.applyTo(builder);
       if (blockSize != null) {
         builder.blockSize(blockSize);
       }
-      if (replication != null) {
-        builder.replication(replication);
-      }
       if (bucketCapacity != null) {
         builder.bucketCapacity(bucketCapacity);
-      }
-      if (compression != null) {
-        builder.compression(compression);
       }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -102,10 +75,8 @@ final class CreateCommand extends HpfSubcommand {
     }
 
     CreateResult result;
-    try (ProgressReporter progress = new ProgressReporter(err(), PROGRESS_INTERVAL_MILLIS)) {
-      if (!quiet()) {
-        builder.progress(progress);
-      }
+    try (Progress progress = progress("create")) {
+      builder.progress(progress);
       result = ArchiveCreator.create(configuration(), archive, sources, builder.build());
     }
     if (!quiet()) {
@@ -134,19 +105,5 @@ final class CreateCommand extends HpfSubcommand {
     out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
         Units.rate(r.originalBytes(), r.totalMillis()),
         r.totalMillis() <= 0 ? "-" : Units.count(r.files() * 1000 / r.totalMillis()));
-  }
-
-  /** {@code auto|lz4|none}, case-insensitive. */
-  static final class CompressionConverter
-      implements picocli.CommandLine.ITypeConverter<Compression> {
-    @Override
-    public Compression convert(String value) {
-      try {
-        return Compression.valueOf(value.toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.TypeConversionException(
-            "'" + value + "' is not one of auto, lz4, none");
-      }
-    }
   }
 }

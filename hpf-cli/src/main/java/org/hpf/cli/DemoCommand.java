@@ -109,12 +109,8 @@ final class DemoCommand extends HpfSubcommand {
     long inodesBefore = cluster.inodes();
     long blocksBefore = cluster.blocks();
     CreateResult result;
-    try (ProgressReporter progress =
-        new ProgressReporter(err(), CreateCommand.PROGRESS_INTERVAL_MILLIS)) {
-      WriterOptions.Builder options = WriterOptions.builder();
-      if (!quiet()) {
-        options.progress(progress);
-      }
+    try (Progress progress = progress("create")) {
+      WriterOptions.Builder options = WriterOptions.builder().progress(progress);
       result = ArchiveCreator.create(conf, archive,
           List.of(new org.apache.hadoop.fs.Path(tree.root().toUri())), options.build());
     }

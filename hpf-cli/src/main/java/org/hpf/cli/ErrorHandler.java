@@ -14,6 +14,7 @@ import org.hpf.DuplicateNameException;
 import org.hpf.HpfException;
 import org.hpf.InvalidNameException;
 import org.hpf.LimitExceededException;
+import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -36,13 +37,14 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         || e instanceof DuplicateNameException || e instanceof LimitExceededException) {
       return ExitCodes.USAGE;
     }
-    if (e instanceof CorruptArchiveException) {
+    if (e instanceof CorruptArchiveException || e instanceof UnsafeNameException) {
       return ExitCodes.CORRUPT;
     }
     if (e instanceof ArchiveVersionException) {
       return ExitCodes.VERSION;
     }
-    if (e instanceof ArchiveExistsException || e instanceof FileAlreadyExistsException) {
+    if (e instanceof ArchiveExistsException || e instanceof FileAlreadyExistsException
+        || e instanceof NameExistsException) {
       return ExitCodes.EXISTS;
     }
     if (e instanceof ArchiveLockedException) {
@@ -97,6 +99,10 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
     int newline = message.indexOf('\n');
     message = (newline < 0 ? message : message.substring(0, newline)).strip();
+    if (e instanceof NameExistsException) {
+      // The library names its option; the command line spells it as a flag.
+      message = message.replace("use replace to", "use --replace to");
+    }
     boolean selfExplaining = e instanceof HpfException || e instanceof FileNotFoundException
         || e instanceof FileAlreadyExistsException || e instanceof ParameterException;
     return selfExplaining ? message : e.getClass().getSimpleName() + ": " + message;

@@ -16,11 +16,17 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   /** The archive, the member or a source does not exist (or the path holds no archive). */
   public static final int NOT_FOUND = 3;
-  /** The archive's bytes fail their checks (checksum, magic, structure). */
+  /**
+   * The archive's bytes fail their checks (checksum, magic, structure), verify found a problem,
+   * or extract refused a member name that would escape its destination.
+   */
   public static final int CORRUPT = 4;
   /** The archive was written in a format version this hpf does not read. */
   public static final int VERSION = 5;
-  /** The archive to create, or the output file of {@code get} (without --force), exists. */
+  /**
+   * The archive to create exists; an output file of {@code get} or {@code extract} exists
+   * (without --force); names to append exist in the archive (without --replace).
+   */
   public static final int EXISTS = 6;
   /** Another writer holds the archive's lock. */
   public static final int LOCKED = 7;
@@ -34,10 +40,13 @@ public final class ExitCodes {
     map.put(" " + ERROR, "error (I/O, file system, permission, internal)");
     map.put(" " + USAGE, "bad usage or input (options, sizes, member names)");
     map.put(" " + NOT_FOUND, "not found: archive, member or source");
-    map.put(" " + CORRUPT, "corrupt archive");
+    map.put(" " + CORRUPT, "corrupt archive (verify found problems; extract refused a name"
+        + " escaping its destination)");
     map.put(" " + VERSION, "unsupported archive format version");
-    map.put(" " + EXISTS, "archive or output file exists (get: use --force)");
-    map.put(" " + LOCKED, "archive locked by another writer");
+    map.put(" " + EXISTS, "exists: archive to create, output file (use --force), name to"
+        + " append (use --replace)");
+    map.put(" " + LOCKED, "archive locked by another writer (hpf recover --break-lock if it"
+        + " died)");
     return map;
   }
 }

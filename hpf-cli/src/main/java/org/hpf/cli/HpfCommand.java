@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.util.VersionInfo;
 import org.hpf.format.FileHeader;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -22,10 +23,16 @@ import picocli.CommandLine.Spec;
 @Command(name = "hpf", mixinStandardHelpOptions = true, versionProvider = HpfCommand.Version.class,
     description = "Packs many small files into one archive on any Hadoop file system (HDFS"
         + " first); each file is then read back with one lookup.",
-    subcommands = {CreateCommand.class, GetCommand.class, LsCommand.class, DemoCommand.class,
-        HelpCommand.class},
+    subcommands = {CreateCommand.class, AppendCommand.class, GetCommand.class, CatCommand.class,
+        ExtractCommand.class, LsCommand.class, RmCommand.class, CompactCommand.class,
+        RecoverCommand.class, InfoCommand.class, VerifyCommand.class, DemoCommand.class,
+        HelpCommand.class, AutoComplete.GenerateCompletion.class},
     footer = {"%nThe common options (--verbose, --quiet, -D, --conf, -fs) follow the"
-        + " subcommand, e.g.:", "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf"})
+        + " subcommand, e.g.:", "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf",
+        "%nProgress: a bar on stderr when stdout is a terminal, a plain line every 2 s"
+            + " otherwise, nothing with --quiet.",
+        "Shell completion (bash, zsh): source <(hpf generate-completion)",
+        "Documentation: docs/CLI.md"})
 public final class HpfCommand implements Callable<Integer> {
   private final PrintStream out;
   private final PrintStream err;
@@ -60,6 +67,9 @@ public final class HpfCommand implements Callable<Integer> {
     cmd.setParameterExceptionHandler(errors);
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
+    // picocli hides its completion command by default: list it, it is how users get completion.
+    cmd.getSubcommands().get("generate-completion").getCommandSpec().usageMessage()
+        .hidden(false);
     applyExitCodeHelp(cmd);
     return cmd;
   }

@@ -11,7 +11,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.NoCommittedGenerationException;
+import org.hpf.format.ArchiveLayout;
+import org.hpf.format.Manifest;
 import org.hpf.read.HpfReader;
+import org.hpf.write.Recovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -132,6 +136,71 @@ abstract class HpfSubcommand implements Callable<Integer> {
     return HpfReader.open(configuration(), archive);
   }
 
+  /**
+   * Checks that {@code archive} is an archive a writer may open: it exists and holds a committed
+   * manifest or a journal to recover. A writer's garbage collection deletes {@code part-*} files
+   * it does not know, so it must never be pointed at any other directory (a MapReduce output
+   * directory has {@code part-r-00000} files).
+   */
+  void requireArchive(Path archive) throws IOException {
+    FileSystem fs = fileSystem(archive);
+    if (!fs.exists(archive)) {
+      throw new FileNotFoundException("archive does not exist: " + archive);
+    }
+    if (fs.isDirectory(new Path(archive, Manifest.DIR))) {
+      return;
+    }
+    boolean journal = fs.isDirectory(archive) && java.util.Arrays.stream(fs.listStatus(archive))
+        .anyMatch(s -> s.getPath().getName().startsWith(ArchiveLayout.JOURNAL_PREFIX));
+    if (!journal) {
+      throw new NoCommittedGenerationException(archive.toString(), false);
+    }
+  }
+
+  /**
+   * The part size the archive was created with (a writer's options do not read it from the
+   * archive), or -1 when no generation is committed yet (recovery will commit one).
+   */
+  long committedPartSize(Path archive) throws IOException {
+    try (HpfReader reader = HpfReader.open(configuration(), archive)) {
+      return reader.manifest().partSize();
+    } catch (NoCommittedGenerationException e) {
+      return -1;
+    }
+  }
+
+  /** Says on stderr what recovery did when a writer opened the archive, if anything. */
+  void reportRecovery(Recovery.Report report) {
+    if (report.didAnything() && !quiet()) {
+      err().println("hpf: recovered first (a writer had died): " + report.describe());
+    }
+  }
+
+  /**
+   * The display of this run's long work: a progress bar when standard output is a terminal,
+   * plain lines on stderr otherwise, nothing with {@code --quiet}.
+   */
+  Progress progress(String task) {
+    return Progress.create(progressMode(), task, err(), common.progressIntervalMillis);
+  }
+
+  Progress.Mode progressMode() {
+    if (quiet()) {
+      return Progress.Mode.NONE;
+    }
+    return terminal() ? Progress.Mode.BAR : Progress.Mode.LINES;
+  }
+
+  /**
+   * True when standard output is an interactive terminal: this run writes to the JVM's own
+   * stdout (not captured, as in tests), the JVM has a console (stdin and stdout are terminals)
+   * and the terminal is not "dumb".
+   */
+  boolean terminal() {
+    return out() == System.out && System.console() != null
+        && !"dumb".equals(System.getenv("TERM"));
+  }
+
   /** The file system of a path; the raw local file system instead of the checksummed one. */
   FileSystem fileSystem(Path path) throws IOException {
     FileSystem fs = path.getFileSystem(configuration());
@@ -159,5 +228,10 @@ abstract class HpfSubcommand implements Callable<Integer> {
         description = "The default file system (fs.defaultFS), e.g. hdfs://namenode:8020, or"
             + " 'local'.")
     String defaultFs;
+
+    /** How often plain progress lines are printed (tests shorten or lengthen it). */
+    @Option(names = "--progress-interval", paramLabel = "<ms>", hidden = true,
+        defaultValue = "2000")
+    long progressIntervalMillis = 2000;
   }
 }

@@ -9,8 +9,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.hpf.CorruptArchiveException;
+import org.hpf.format.IndexRecord;
+import org.hpf.format.NameEntry;
 import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -18,33 +20,44 @@ import picocli.CommandLine.Parameters;
 /** {@code hpf ls}: the archive's member names, streamed in sorted order. */
 @Command(name = "ls", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Lists the archive's members, one name per line, in increasing UTF-8 byte"
-        + " order.",
-        "With -l: length, stored length (in the archive, with entry header and compression),"
-            + " modification time (ISO-8601, UTC), codec (raw or lz4), name."},
+        + " order, streamed: the first names print before the last are read.",
+        "With -l: length, stored size (the member's entry in its part file: entry header,"
+            + " stored bytes, checksum), modification time (ISO-8601, UTC), codec (raw or lz4),"
+            + " name."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class LsCommand extends HpfSubcommand {
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
   private String archive;
 
-  @Option(names = "-l", description = "Long listing (one extra read per member).")
+  @Option(names = "-l", description = "Long listing (one index record read per member).")
   private boolean longListing;
+
+  @Option(names = "--prefix", paramLabel = "<p>",
+      description = "Only names that start with <p> (e.g. app/ or app/2026-01).")
+  private String prefix;
 
   @Override
   protected int run() throws Exception {
     PrintWriter writer = new PrintWriter(new BufferedWriter(
         new OutputStreamWriter(out(), StandardCharsets.UTF_8), 1 << 16), false);
-    try (HpfReader reader = openArchive(archive); Stream<String> names = reader.list()) {
-      Iterator<String> it = names.iterator();
+    try (HpfReader reader = openArchive(archive);
+        Stream<NameEntry> entries = Names.withPrefix(reader.listEntries(), prefix)) {
+      Iterator<NameEntry> it = entries.iterator();
       long count = 0;
       while (it.hasNext()) {
-        String name = it.next();
+        NameEntry entry = it.next();
         if (longListing) {
-          MemberStatus s = reader.stat(name);
-          writer.printf(Locale.ROOT, "%12d %12d %s %-4s %s%n", s.length(), s.storedLength(),
-              Instant.ofEpochMilli(s.mtimeMillis()).truncatedTo(ChronoUnit.SECONDS), s.codec(),
-              name);
+          IndexRecord record = reader.record(entry.name());
+          if (record == null) {
+            throw new CorruptArchiveException(reader.location(), "names list '" + entry.name()
+                + "' but the index does not have it", null);
+          }
+          writer.printf(Locale.ROOT, "%12d %12d %s %-4s %s%n", entry.length(),
+              record.entryLength(),
+              Instant.ofEpochMilli(entry.mtimeMillis()).truncatedTo(ChronoUnit.SECONDS),
+              record.codec(), entry.name());
         } else {
-          writer.println(name);
+          writer.println(entry.name());
         }
         if (++count % 1024 == 0) {
           writer.flush();

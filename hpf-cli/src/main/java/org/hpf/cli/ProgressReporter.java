@@ -5,20 +5,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.hpf.write.ProgressListener;
 
 /**
- * Progress of a create as a plain line on stderr once per interval (phase, files done/total,
- * bytes, rate); nothing for a create that ends within the first interval. The only class that
- * knows how progress looks, so that a progress bar can replace it.
+ * Progress as a plain line on stderr once per interval (phase, files done/total, bytes, rate,
+ * time so far and left); nothing for work that ends within the first interval. For runs whose
+ * output is not a terminal: no carriage returns, no escapes, one line at a time.
  */
-final class ProgressReporter implements ProgressListener, AutoCloseable {
+final class ProgressReporter extends Progress {
   private final PrintStream err;
   private final long intervalMillis;
   private final AtomicLong filesDone = new AtomicLong();
   private final AtomicLong bytesDone = new AtomicLong();
-  private volatile long filesTotal;
-  private volatile long bytesTotal;
+  private volatile long filesTotal = UNKNOWN;
+  private volatile long bytesTotal = UNKNOWN;
   private volatile String phase = "starting";
   private final long start = System.nanoTime();
   private ScheduledExecutorService timer;
@@ -32,7 +31,7 @@ final class ProgressReporter implements ProgressListener, AutoCloseable {
   public synchronized void started(long files, long bytes) {
     filesTotal = files;
     bytesTotal = bytes;
-    if (timer == null) {
+    if (timer == null && intervalMillis > 0) {
       timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "hpf-progress");
         thread.setDaemon(true);
@@ -50,6 +49,11 @@ final class ProgressReporter implements ProgressListener, AutoCloseable {
   }
 
   @Override
+  void bytes(long bytes) {
+    bytesDone.addAndGet(bytes);
+  }
+
+  @Override
   public void phase(String name) {
     phase = name;
   }
@@ -57,9 +61,23 @@ final class ProgressReporter implements ProgressListener, AutoCloseable {
   /** The line printed now (package-private for tests). */
   String line() {
     double millis = (System.nanoTime() - start) / 1e6;
-    return "hpf: " + phase + ": " + Units.count(filesDone.get()) + "/" + Units.count(filesTotal)
-        + " files, " + Units.bytes(bytesDone.get()) + "/" + Units.bytes(bytesTotal) + ", "
-        + Units.rate(bytesDone.get(), millis) + ", " + Units.millis(millis);
+    long files = filesDone.get();
+    long bytes = bytesDone.get();
+    StringBuilder line = new StringBuilder("hpf: ").append(phase).append(": ");
+    if (filesTotal != UNKNOWN) {
+      line.append(Units.count(files)).append('/').append(Units.count(filesTotal))
+          .append(" files, ");
+    }
+    line.append(Units.bytes(bytes));
+    if (bytesTotal != UNKNOWN) {
+      line.append('/').append(Units.bytes(bytesTotal));
+    }
+    line.append(", ").append(Units.rate(bytes, millis)).append(", ").append(Units.millis(millis));
+    if (bytesTotal > 0 && bytes > 0 && bytes < bytesTotal) {
+      line.append(", ").append(Units.millis(millis * (bytesTotal - bytes) / bytes))
+          .append(" left");
+    }
+    return line.toString();
   }
 
   private void print() {

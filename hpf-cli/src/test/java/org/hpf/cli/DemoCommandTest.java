@@ -6,22 +6,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** {@code hpf demo} end to end, small: its own MiniDFSCluster, a few hundred files. */
+/**
+ * {@code hpf demo} end to end, small: its own MiniDFSCluster, a few hundred files; the example
+ * of docs/CLI.md (which {@link CliDocTest} leaves to this test).
+ */
 @Tag("hdfs")
 class DemoCommandTest {
+  @TempDir
+  Path dir;
+
+  /** Runs the demo's example of docs/CLI.md, checks its output there and here. */
   @Test
-  void demoPassesAndCleansUp() throws IOException {
+  void demoPassesAndCleansUp() throws Exception {
     Set<Path> before = demoDirs();
-    Cli.Result r = Cli.run("demo", "--files", "300", "--sample", "60", "--seed", "5");
-    System.out.println(r);
-    assertEquals(ExitCodes.OK, r.code(), r::toString);
-    String out = r.out();
+    DocExamples.Block block = DocExamples.blocks(DocExamples.doc("CLI.md")).stream()
+        .filter(b -> b.contains("$ hpf demo")).findFirst().orElseThrow();
+    DocExamples.Step step = DocExamples.steps(block).get(0);
+    List<String> args = DocExamples.split(step.command());
+    assertEquals(List.of("hpf", "demo", "--files", "300", "--sample", "60", "--seed", "5"), args);
+    assertEquals(1, DocExamples.steps(block).size());
+    DocExamples.Output output = new DocExamples(dir).execute(step.command());
+    System.out.println(output.text());
+    assertEquals(ExitCodes.OK, output.code(), output::text);
+    DocExamples.check(step, output);
+    String out = output.text();
     assertTrue(out.contains("300 files"), out);
     assertTrue(out.contains("60 of 60 identical"), out);
     assertTrue(out.contains("the archive (measured)"), out);

@@ -15,6 +15,7 @@ import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
 import org.hpf.InvalidNameException;
 import org.hpf.LimitExceededException;
+import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.SourceException;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,10 @@ class ErrorHandlerTest {
         ErrorHandler.exitCodeOf(new ArchiveVersionException("f", 2, 1, 1)));
     assertEquals(ExitCodes.EXISTS, ErrorHandler.exitCodeOf(new ArchiveExistsException("a")));
     assertEquals(ExitCodes.EXISTS, ErrorHandler.exitCodeOf(new FileAlreadyExistsException("f")));
+    assertEquals(ExitCodes.EXISTS, ErrorHandler.exitCodeOf(
+        new NameExistsException("a.hpf", java.util.List.of("x"), 1)));
+    assertEquals(ExitCodes.CORRUPT,
+        ErrorHandler.exitCodeOf(new UnsafeNameException("../x", "/d", "escapes")));
     assertEquals(ExitCodes.LOCKED,
         ErrorHandler.exitCodeOf(new ArchiveLockedException("a", "someone")));
     assertEquals(ExitCodes.USAGE, ErrorHandler.exitCodeOf(new InvalidNameException("a//b", "x")));

@@ -1,0 +1,98 @@
+package org.hpf.cli;
+
+import java.io.FileNotFoundException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.fs.Path;
+import org.hpf.write.ArchiveWriter;
+import org.hpf.write.ChangeResult;
+import org.hpf.write.WriterOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/** {@code hpf append}: adds files and directory trees to an existing archive. */
+@Command(name = "append", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Adds files and directories to an existing archive, as one new generation.",
+        "Names are formed as by create. A name the archive already has fails the whole append"
+            + " (exit code 6) unless --replace, which makes the new bytes win.",
+        "Readers that have the archive open keep reading the generation they opened."},
+    footer = HpfSubcommand.PATHS_FOOTER)
+final class AppendCommand extends HpfSubcommand {
+  @Option(names = "--replace", order = 1,
+      description = "Replace members whose names the archive already has.")
+  private boolean replace;
+
+  @Mixin
+  private MergeOptions merge = new MergeOptions();
+
+  @Parameters(index = "0", paramLabel = "<archive>", description = "The archive to add to.")
+  private String archive;
+
+  @Parameters(index = "1..*", arity = "1..*", paramLabel = "<source>",
+      description = "Files or directories to add.")
+  private List<String> sources = new ArrayList<>();
+
+  @Override
+  protected int run() throws Exception {
+    WriterOptions.Builder builder = WriterOptions.builder();
+    try {
+      merge.applyTo(builder);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Path archivePath = resolve(archive);
+    requireArchive(archivePath);
+    List<Path> roots = new ArrayList<>();
+    for (String source : sources) {
+      Path path = resolve(source);
+      if (!fileSystem(path).exists(path)) {
+        throw new FileNotFoundException("source does not exist: " + path);
+      }
+      roots.add(path);
+    }
+    if (merge.partSize == null) {
+      long partSize = committedPartSize(archivePath);
+      if (partSize > 0) {
+        builder.partSize(partSize);
+      }
+    }
+
+    ChangeResult result;
+    try (Progress progress = progress("append")) {
+      builder.progress(progress);
+      try (ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath,
+          builder.build())) {
+        reportRecovery(writer.recovery());
+        result = writer.append(roots, replace);
+      }
+    }
+    if (!quiet()) {
+      printSummary(out(), archivePath, result);
+    }
+    return ExitCodes.OK;
+  }
+
+  static void printSummary(PrintStream out, Path archive, ChangeResult r) {
+    out.println("appended to " + archive + ": generation " + r.generation());
+    out.printf(Locale.ROOT, "  files          %s added, %s replaced; %s in the archive%n",
+        Units.count(r.filesAdded()), Units.count(r.filesReplaced()), Units.count(r.fileCount()));
+    out.printf(Locale.ROOT, "  written        %s in %d part(s); index: %d bucket(s), %s%n",
+        Units.bytes(r.bytesWritten()), r.partsWritten(), r.bucketsRewritten(),
+        Units.bytes(r.indexBytesWritten()));
+    printTime(out, r);
+  }
+
+  /** The time and throughput lines of a change's summary. */
+  static void printTime(PrintStream out, ChangeResult r) {
+    long files = r.filesAdded() + r.filesReplaced();
+    out.printf(Locale.ROOT, "  time           %s%n", Units.millis(r.millis()));
+    out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
+        Units.rate(r.bytesWritten(), r.millis()),
+        r.millis() <= 0 ? "-" : Units.count(files * 1000 / r.millis()));
+  }
+}

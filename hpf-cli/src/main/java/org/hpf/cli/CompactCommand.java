@@ -1,0 +1,83 @@
+package org.hpf.cli;
+
+import java.util.Locale;
+import org.apache.hadoop.fs.Path;
+import org.hpf.format.Manifest;
+import org.hpf.format.Manifest.PartInfo;
+import org.hpf.io.HadoopStorage;
+import org.hpf.write.ArchiveWriter;
+import org.hpf.write.ChangeResult;
+import org.hpf.write.WriterOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/** {@code hpf compact}: rewrites sparse part files and merges the index layers. */
+@Command(name = "compact", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Reclaims the space of removed and replaced members, as one new generation:"
+        + " rewrites every part file whose live fraction (the share of its entry bytes that"
+        + " current members use) is below --min-live into new parts, drops the old ones, merges"
+        + " all index layers into the base and the names segments into one.",
+        "Readers that have the archive open keep reading the generation they opened."},
+    footer = HpfSubcommand.PATHS_FOOTER)
+final class CompactCommand extends HpfSubcommand {
+  @Option(names = "--min-live", paramLabel = "F", defaultValue = "0.5",
+      description = "Rewrite parts whose live fraction is below F, 0 to 1 (default"
+          + " ${DEFAULT-VALUE}; 1 rewrites every part with any dead bytes, 0 none).")
+  private double minLive;
+
+  @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
+  private String archive;
+
+  @Override
+  protected int run() throws Exception {
+    if (!(minLive >= 0 && minLive <= 1)) {
+      throw new ParameterException(spec.commandLine(), "--min-live must be between 0 and 1: "
+          + minLive);
+    }
+    Path archivePath = resolve(archive);
+    requireArchive(archivePath);
+    WriterOptions.Builder builder = WriterOptions.builder();
+    long partSize = committedPartSize(archivePath);
+    if (partSize > 0) {
+      builder.partSize(partSize);
+    }
+    ChangeResult result;
+    try (Progress progress = progress("compact")) {
+      builder.progress(progress);
+      // The compactor reports phases only: the bytes it copies into new parts are counted here.
+      CountingStorage storage = new CountingStorage(new HadoopStorage(
+          archivePath.getFileSystem(configuration()), archivePath, (short) 0), "part-",
+          progress::bytes);
+      try (ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, builder.build())) {
+        reportRecovery(writer.recovery());
+        progress.started(Progress.UNKNOWN, bytesToCopy(writer.manifest()));
+        result = writer.compact(minLive);
+      }
+    }
+    if (!quiet()) {
+      out().println("compacted " + archivePath + ": generation " + result.generation());
+      out().printf(Locale.ROOT, "  parts          %d rewritten into %d%n", result.partsRemoved(),
+          result.partsWritten());
+      out().printf(Locale.ROOT, "  written        %s; index: %d bucket(s), %s%n",
+          Units.bytes(result.bytesWritten()), result.bucketsRewritten(),
+          Units.bytes(result.indexBytesWritten()));
+      out().printf(Locale.ROOT, "  files          %s%n", Units.count(result.fileCount()));
+      out().printf(Locale.ROOT, "  time           %s (%s)%n", Units.millis(result.millis()),
+          Units.rate(result.bytesWritten(), result.millis()));
+    }
+    return ExitCodes.OK;
+  }
+
+  /** The live bytes of the parts the compaction will rewrite. */
+  private long bytesToCopy(Manifest manifest) {
+    long bytes = 0;
+    for (PartInfo part : manifest.parts()) {
+      if (part.liveFraction() < minLive) {
+        bytes += part.liveBytes();
+      }
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,256 @@
+package org.hpf.cli;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.hpf.FileNotInArchiveException;
+import org.hpf.InvalidNameException;
+import org.hpf.format.MemberNames;
+import org.hpf.format.NameEntry;
+import org.hpf.read.HpfReader;
+import org.hpf.read.MemberStatus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/** {@code hpf extract}: members to plain files under a directory. */
+@Command(name = "extract", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Writes members as plain files under <dest-dir>, each at its name's relative"
+        + " path (app/a.log becomes <dest-dir>/app/a.log), with its modification time: all"
+        + " members, those named, or those under --prefix.",
+        "Checked before anything is written: every named member exists (else exit code 3);"
+            + " no file would land outside <dest-dir> (a name with '..', an empty component or"
+            + " a leading '/', or a symbolic link on the way: exit code 4, such names cannot"
+            + " come from hpf's writers); no file exists already, unless --force (exit code 6).",
+        "Every member is checked against its checksum; a file that fails is removed (exit code"
+            + " 4)."},
+    footer = HpfSubcommand.PATHS_FOOTER)
+final class ExtractCommand extends HpfSubcommand {
+  @Option(names = "--prefix", paramLabel = "<p>",
+      description = "Only members whose names start with <p> (e.g. app/ or app/2026-01).")
+  private String prefix;
+
+  @Option(names = "--force", description = "Overwrite files that exist.")
+  private boolean force;
+
+  @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
+  private String archive;
+
+  @Parameters(index = "1", paramLabel = "<dest-dir>",
+      description = "Where to write the files (created if missing).")
+  private String destination;
+
+  @Parameters(index = "2..*", arity = "0..*", paramLabel = "<name>",
+      description = "Members to extract (default: all, or all under --prefix).")
+  private List<String> names = new ArrayList<>();
+
+  private FileSystem fs;
+  private Path dest;
+  private String destPath;
+  /** The destination on the local file system, for symbolic-link checks; null elsewhere. */
+  private java.nio.file.Path localDest;
+  private final Set<java.nio.file.Path> checkedDirectories = new HashSet<>();
+
+  @Override
+  protected int run() throws Exception {
+    if (!names.isEmpty() && prefix != null) {
+      throw new ParameterException(spec.commandLine(), "give member names or --prefix, not both");
+    }
+    for (String name : names) {
+      try {
+        MemberNames.check(name);
+      } catch (InvalidNameException e) {
+        throw new ParameterException(spec.commandLine(), "refusing '" + name + "': member"
+            + " names are relative paths without empty, '.' or '..' components");
+      }
+    }
+    try (HpfReader reader = openArchive(archive)) {
+      dest = resolve(destination);
+      fs = fileSystem(dest);
+      FileStatus destStatus = status(dest);
+      if (destStatus != null && !destStatus.isDirectory()) {
+        throw new ParameterException(spec.commandLine(), "<dest-dir>: " + dest
+            + " is a file, not a directory");
+      }
+      boolean destHasFiles = destStatus != null && fs.listStatus(dest).length > 0;
+      destPath = dest.toUri().getPath().replaceAll("/+$", "");
+      if (fs instanceof RawLocalFileSystem) {
+        localDest = Paths.get(dest.toUri());
+      }
+
+      // Pass 1: what to extract, whether every name is safe and every target free.
+      long files = 0;
+      long bytes = 0;
+      List<String> conflicts = new ArrayList<>();
+      long conflictCount = 0;
+      try (Stream<NameEntry> selected = select(reader)) {
+        for (Iterator<NameEntry> it = selected.iterator(); it.hasNext(); ) {
+          NameEntry entry = it.next();
+          Path target = target(entry.name());
+          files++;
+          bytes += entry.length();
+          if (destHasFiles && !force && fs.exists(target)) {
+            if (conflicts.size() < 3) {
+              conflicts.add(target.toString());
+            }
+            conflictCount++;
+          }
+        }
+      }
+      if (conflictCount > 0) {
+        throw new FileAlreadyExistsException(conflictCount + " file(s) to extract exist already ("
+            + String.join(", ", conflicts) + (conflictCount > conflicts.size() ? ", ..." : "")
+            + "); use --force to overwrite them");
+      }
+      if (files == 0 && prefix != null) {
+        throw new FileNotFoundException("no member of " + reader.location()
+            + " starts with '" + prefix + "'");
+      }
+
+      // Pass 2: write them.
+      long start = System.nanoTime();
+      try (Progress progress = progress("extract");
+          Stream<NameEntry> selected = select(reader)) {
+        progress.started(files, bytes);
+        progress.phase("extracting");
+        String lastParent = null;
+        for (Iterator<NameEntry> it = selected.iterator(); it.hasNext(); ) {
+          NameEntry entry = it.next();
+          Path target = target(entry.name());
+          Path parent = target.getParent();
+          if (!parent.toString().equals(lastParent)) {
+            mkdirs(parent, entry.name());
+            lastParent = parent.toString();
+          }
+          try (InputStream in = reader.open(entry.name())) {
+            write(in, target);
+          }
+          fs.setTimes(target, entry.mtimeMillis(), -1);
+          progress.merged(entry.length());
+        }
+      }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      if (!quiet()) {
+        out().printf(Locale.ROOT, "extracted %s file(s), %s, to %s in %s (%s, %s files/s)%n",
+            Units.count(files), Units.bytes(bytes), dest, Units.millis(millis),
+            Units.rate(bytes, millis), millis <= 0 ? "-" : Units.count(files * 1000 / millis));
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  /** The members to extract, in name order (names given: in the order given, once each). */
+  private Stream<NameEntry> select(HpfReader reader) throws IOException {
+    if (names.isEmpty()) {
+      return Names.withPrefix(reader.listEntries(), prefix);
+    }
+    List<NameEntry> entries = new ArrayList<>();
+    for (String name : new LinkedHashSet<>(names)) {
+      if (!reader.exists(name)) {
+        throw new FileNotInArchiveException(reader.location(), name);
+      }
+      MemberStatus status = reader.stat(name);
+      entries.add(NameEntry.present(name, status.length(), status.mtimeMillis()));
+    }
+    return entries.stream();
+  }
+
+  /** Where a member goes; refuses names that would leave the destination. */
+  private Path target(String name) throws IOException {
+    try {
+      MemberNames.check(name);
+    } catch (InvalidNameException e) {
+      throw new UnsafeNameException(name, dest.toString(), "a member name must be a relative path"
+          + " without empty, '.' or '..' components");
+    }
+    // Built from the parts, not parsed: a name such as "a:b" must not read as a URI scheme.
+    Path target = new Path(dest.toUri().getScheme(), dest.toUri().getAuthority(),
+        destPath + "/" + name);
+    if (!target.toUri().getPath().startsWith(destPath + "/")) {
+      throw new UnsafeNameException(name, dest.toString(), "resolves to " + target);
+    }
+    if (localDest != null) {
+      checkNoSymbolicLinks(name, Paths.get(target.toUri()));
+    }
+    return target;
+  }
+
+  /**
+   * On the local file system: no directory between the destination and the file, nor the file
+   * itself, may be a symbolic link (it could point anywhere).
+   */
+  private void checkNoSymbolicLinks(String name, java.nio.file.Path target)
+      throws UnsafeNameException {
+    java.nio.file.Path path = localDest;
+    for (java.nio.file.Path component : localDest.relativize(target)) {
+      path = path.resolve(component);
+      if (checkedDirectories.contains(path)) {
+        continue;
+      }
+      if (Files.isSymbolicLink(path)) {
+        throw new UnsafeNameException(name, dest.toString(), path + " is a symbolic link");
+      }
+      if (!path.equals(target) && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+        checkedDirectories.add(path);
+      }
+    }
+  }
+
+  private void mkdirs(Path dir, String name) throws IOException {
+    try {
+      if (fs.mkdirs(dir)) {
+        return;
+      }
+    } catch (FileAlreadyExistsException | ParentNotDirectoryException e) {
+      // reported below
+    }
+    throw new FileAlreadyExistsException("cannot extract '" + name + "': a file is in the way of"
+        + " the directory " + dir);
+  }
+
+  /** Writes the file; removes it again if the member's bytes fail (e.g. their checksum). */
+  private void write(InputStream in, Path target) throws IOException {
+    boolean done = false;
+    OutputStream file;
+    try {
+      file = fs.create(target, force);
+    } catch (FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(target + " exists; use --force to overwrite it");
+    }
+    try (OutputStream out = file) {
+      in.transferTo(out);
+      done = true;
+    } finally {
+      if (!done) {
+        fs.delete(target, false);
+      }
+    }
+  }
+
+  private FileStatus status(Path path) throws IOException {
+    try {
+      return fs.getFileStatus(path);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+  }
+}

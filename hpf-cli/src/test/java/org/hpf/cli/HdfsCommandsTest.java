@@ -1,0 +1,131 @@
+package org.hpf.cli;
+
+import static org.hpf.cli.TestTrees.assertFails;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.hpf.testing.MiniDfs;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands against a MiniDFSCluster, with hdfs:// paths and -fs. */
+@org.junit.jupiter.api.Tag("hdfs")
+class HdfsCommandsTest {
+  private static MiniDfs dfs;
+  private static String uri;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void cluster() throws IOException {
+    dfs = MiniDfs.shared();
+    uri = dfs.cluster().getURI().toString();
+  }
+
+  /** The options of every run: the cluster's fast client settings (see MiniDfs). */
+  private static String[] args(String command, String... rest) {
+    List<String> all = new ArrayList<>(List.of(command,
+        "-D", "dfs.client.block.write.locateFollowingBlock.initial.delay.ms=10",
+        "-D", "dfs.client.block.write.locateFollowingBlock.retries=20"));
+    all.addAll(List.of(rest));
+    return all.toArray(new String[0]);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void lifecycleOnHdfs() throws Exception {
+    TreeMap<String, byte[]> files = TestTrees.write(dir.resolve("src"), 60, 21);
+    String archive = uri + "/cli/" + System.nanoTime() + "/logs.hpf";
+    dfs.fileSystem().mkdirs(new org.apache.hadoop.fs.Path(archive).getParent());
+
+    FSNamesystem namesystem = dfs.cluster().getNamesystem();
+    long inodesBefore = namesystem.getFilesTotal();
+    long blocksBefore = namesystem.getBlocksTotal();
+    Cli.Result created = Cli.run(args("create", "--threads", "2", "--block-size", "1m",
+        dir.resolve("src").toUri().toString(), archive));
+    assertEquals(ExitCodes.OK, created.code(), created::toString);
+    assertTrue(created.out().startsWith("created hdfs://"), created::toString);
+
+    // info's count of the archive's NameNode objects is what the NameNode holds.
+    Map<String, Object> info = TestTrees.info(args("info", "--json", archive));
+    Map<String, Object> nn = (Map<String, Object>) info.get("nameNode");
+    Map<String, Object> archived = (Map<String, Object>) nn.get("archive");
+    assertEquals(namesystem.getFilesTotal() - inodesBefore,
+        ((Number) archived.get("inodes")).longValue(), nn::toString);
+    long blocks = ((Number) archived.get("blocks")).longValue();
+    // The blocks of the deleted lock and journal leave the NameNode's count asynchronously.
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (namesystem.getBlocksTotal() - blocksBefore != blocks && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(namesystem.getBlocksTotal() - blocksBefore, blocks, nn::toString);
+    assertEquals(60, info.get("files"));
+    assertEquals(1 << 20, ((Number) info.get("blockSize")).intValue());
+
+    // -fs and a plain path name the same archive.
+    String plainPath = new org.apache.hadoop.fs.Path(archive).toUri().getPath();
+    Cli.Result ls = Cli.run(args("ls", "-fs", uri, plainPath));
+    assertEquals(new ArrayList<>(files.keySet()), ls.out().lines().toList(), ls::toString);
+
+    TestTrees.write(dir.resolve("more"), Map.of("new/x.txt",
+        "x".getBytes(StandardCharsets.UTF_8)));
+    Cli.Result appended = Cli.run(args("append", archive,
+        dir.resolve("more").toUri().toString()));
+    assertEquals(ExitCodes.OK, appended.code(), appended::toString);
+    List<String> names = new ArrayList<>(files.keySet());
+    Cli.Result removed = Cli.run(args("rm", archive, names.get(0), names.get(1)));
+    assertEquals(ExitCodes.OK, removed.code(), removed::toString);
+    Cli.Result compacted = Cli.run(args("compact", "--min-live", "1", archive));
+    assertEquals(ExitCodes.OK, compacted.code(), compacted::toString);
+
+    Cli.Result cat = Cli.run(args("cat", archive, "new/x.txt", names.get(2)));
+    byte[] expected = ("x" + new String(files.get(names.get(2)), StandardCharsets.ISO_8859_1))
+        .getBytes(StandardCharsets.ISO_8859_1);
+    assertArrayEquals(expected, cat.stdout());
+
+    Path out = dir.resolve("out");
+    Cli.Result extracted = Cli.run(args("extract", archive, out.toString()));
+    assertEquals(ExitCodes.OK, extracted.code(), extracted::toString);
+    TreeMap<String, byte[]> now = new TreeMap<>(files);
+    now.remove(names.get(0));
+    now.remove(names.get(1));
+    now.put("new/x.txt", "x".getBytes(StandardCharsets.UTF_8));
+    ExtractCommandTest.assertTreeEquals(now, out);
+
+    Cli.Result verified = Cli.run(args("verify", archive));
+    assertEquals(ExitCodes.OK, verified.code(), verified::toString);
+    assertTrue(verified.out().contains(": 59 files, "), verified::toString);
+  }
+
+  @Test
+  void errorsOnHdfs() throws Exception {
+    TestTrees.write(dir.resolve("src"), 5, 1);
+    String archive = uri + "/cli/" + System.nanoTime() + "/e.hpf";
+    assertFails(Cli.run(args("ls", archive)), ExitCodes.NOT_FOUND, "archive does not exist");
+    assertEquals(ExitCodes.OK, Cli.run(args("create", "-q", dir.resolve("src").toUri()
+        .toString(), archive)).code());
+    assertFails(Cli.run(args("get", archive, "missing")), ExitCodes.NOT_FOUND,
+        "'missing' is not in archive");
+    // A lock held by a writer elsewhere (here: a file this test writes).
+    try (var lock = dfs.fileSystem().create(new org.apache.hadoop.fs.Path(archive, "_lock"))) {
+      lock.write("create by bob@node-9 (pid 77) since 2026-01-01T00:00:00Z\n"
+          .getBytes(StandardCharsets.UTF_8));
+    }
+    assertFails(Cli.run(args("rm", archive, "d1/f1.bin")), ExitCodes.LOCKED,
+        "is locked by create by bob@node-9 (pid 77)");
+    Cli.Result recovered = Cli.run(args("recover", "--break-lock", archive));
+    assertEquals(ExitCodes.OK, recovered.code(), recovered::toString);
+    assertEquals(ExitCodes.OK, Cli.run(args("rm", "-q", archive, "d1/f1.bin")).code());
+  }
+}

@@ -1,0 +1,75 @@
+package org.hpf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** --help, help, --version and the completion script. */
+class HelpAndCompletionTest {
+  static final List<String> COMMANDS = List.of("create", "append", "get", "cat", "extract", "ls",
+      "rm", "compact", "recover", "info", "verify", "demo");
+
+  @Test
+  void topLevelHelpListsCommandsAndExitCodes() {
+    Cli.Result r = Cli.run("--help");
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    for (String command : COMMANDS) {
+      assertTrue(r.out().contains("\n  " + command + " "), () -> command + " missing:\n" + r);
+    }
+    assertTrue(r.out().contains("generate-completion"), r::toString);
+    assertTrue(r.out().contains("Exit codes:"), r::toString);
+    for (var e : ExitCodes.descriptions().entrySet()) {
+      assertTrue(r.out().contains(e.getKey().strip() + "   "
+          + e.getValue().substring(0, Math.min(20, e.getValue().length()))),
+          () -> e + " missing:\n" + r);
+    }
+  }
+
+  @Test
+  void helpOfEveryCommand() {
+    for (String command : COMMANDS) {
+      Cli.Result viaHelp = Cli.run("help", command);
+      assertEquals(ExitCodes.OK, viaHelp.code(), viaHelp::toString);
+      assertTrue(viaHelp.out().startsWith("Usage: hpf " + command), viaHelp::toString);
+      assertTrue(viaHelp.out().contains("Common options:"), viaHelp::toString);
+      assertTrue(viaHelp.out().contains("Exit codes:"), viaHelp::toString);
+      Cli.Result viaOption = Cli.run(command, "--help");
+      assertEquals(viaHelp.out(), viaOption.out());
+    }
+    Cli.Result unknown = Cli.run("help", "frobnicate");
+    assertTrue(unknown.code() != ExitCodes.OK, unknown::toString);
+  }
+
+  @Test
+  void version() {
+    Cli.Result r = Cli.run("--version");
+    assertEquals(ExitCodes.OK, r.code());
+    assertTrue(r.out().matches("hpf \\S+ \\(archive format version 1\\)\nHadoop \\S+, Java .*\n"),
+        r::toString);
+  }
+
+  @Test
+  void completionScriptCoversCommandsAndOptions() {
+    Cli.Result r = Cli.run("generate-completion");
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    String script = r.out();
+    assertTrue(script.startsWith("#!/usr/bin/env bash"), script.substring(0, 80));
+    assertTrue(script.contains("complete -F _complete_hpf"), "registers the function");
+    for (String command : COMMANDS) {
+      assertTrue(script.contains(command), command);
+    }
+    for (String option : List.of("--replace", "--min-live", "--break-lock", "--prefix",
+        "--json", "--force")) {
+      assertTrue(script.contains(option), option);
+    }
+  }
+
+  @Test
+  void unknownCommandSuggests() {
+    Cli.Result r = Cli.run("extrct");
+    assertEquals(ExitCodes.USAGE, r.code());
+    assertTrue(r.stderr().contains("extract"), r::toString);
+  }
+}
