@@ -1,0 +1,99 @@
+package org.hpf.bench;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.hpf.bench.jmh.JmhLauncher;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The {@code hpf-bench} command. {@link #main} is the only place that exits the JVM; {@link
+ * #execute} returns the exit code (0 ok, 1 error, 2 bad usage) so tests can call it.
+ */
+@Command(name = "hpf-bench", mixinStandardHelpOptions = true, version = "hpf-bench",
+    description = "Benchmarks HPF against HAR, MapFile, SequenceFile and native HDFS on an"
+        + " embedded MiniDFSCluster (or a real cluster with --fs), side by side in one run.",
+    subcommands = {BenchCommand.Run.class, BenchCommand.Jmh.class, HelpCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {" 0:ok", " 1:error", " 2:bad usage"})
+public final class BenchCommand implements Callable<Integer> {
+  static final int OK = 0;
+  static final int ERROR = 1;
+  static final int USAGE = 2;
+
+  public static void main(String[] args) {
+    System.exit(execute(args, System.out, System.err));
+  }
+
+  public static int execute(String[] args, PrintStream out, PrintStream err) {
+    CommandLine cmd = new CommandLine(new BenchCommand());
+    cmd.setOut(new PrintWriter(out, true));
+    cmd.setErr(new PrintWriter(err, true));
+    cmd.getCommandSpec().exitCodeOnInvalidInput(USAGE);
+    cmd.getCommandSpec().exitCodeOnExecutionException(ERROR);
+    cmd.setExecutionExceptionHandler((e, line, parsed) -> {
+      if (e instanceof IllegalArgumentException) {
+        err.println("hpf-bench: " + e.getMessage());
+        return USAGE;
+      }
+      err.println("hpf-bench: " + e);
+      e.printStackTrace(err);
+      return ERROR;
+    });
+    Run.out = out;
+    return cmd.execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    new CommandLine(this).usage(System.err);
+    return USAGE;
+  }
+
+  /** {@code hpf-bench run}: every suite, every system, one report. */
+  @Command(name = "run", aliases = "archive", mixinStandardHelpOptions = true,
+      description = "Generates the dataset, stores it with every system and runs the suites:"
+          + " creation, access (cold and warm), namenode, size, throughput. Writes"
+          + " results.json, report.md and PNG charts to --out.")
+  static final class Run implements Callable<Integer> {
+    static PrintStream out = System.out;
+
+    @Mixin
+    BenchConfig config = new BenchConfig();
+
+    @Override
+    public Integer call() throws Exception {
+      new BenchRun(config, out).run();
+      return OK;
+    }
+  }
+
+  /** {@code hpf-bench jmh}: the JMH microbenchmarks (opt-in; not part of any test). */
+  @Command(name = "jmh", mixinStandardHelpOptions = true,
+      description = "Runs the JMH microbenchmarks of HPF's hot paths (org.hpf.bench.jmh);"
+          + " results go to --out as JSON.")
+  static final class Jmh implements Callable<Integer> {
+    @Option(names = {"-o", "--out"}, defaultValue = "results/jmh.json")
+    String out;
+
+    @Option(names = "--quick", description = "One fork, short iterations (a smoke run).")
+    boolean quick;
+
+    @Parameters(arity = "0..*", paramLabel = "REGEX",
+        description = "Benchmarks to run (default: all).")
+    List<String> include = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+      JmhLauncher.run(include, out, quick);
+      return OK;
+    }
+  }
+}

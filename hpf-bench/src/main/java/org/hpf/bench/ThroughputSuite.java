@@ -1,0 +1,219 @@
+package org.hpf.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.server.namenode.NNThroughputBenchmark;
+import org.apache.log4j.Level;
+import org.apache.log4j.Logger;
+import org.apache.log4j.PatternLayout;
+import org.apache.log4j.WriterAppender;
+import org.hpf.bench.DatasetGenerator.Member;
+import org.hpf.bench.Results.ThroughputResult;
+import org.hpf.bench.systems.HdfsFiles;
+import org.hpf.bench.systems.HpfArchive;
+import org.hpf.read.HpfReader;
+
+/**
+ * Metadata throughput in the manner of Hadoop's NNThroughputBenchmark: {@code -op get|stat|list
+ * -threads T -files N}. Inputs are drawn before the clock starts and split so that no two
+ * threads' operation counts differ by more than one; the report has its shape (operations,
+ * elapsed time, ops per second, average time per operation as the sum of the operations' times
+ * over their number).
+ *
+ * <ul>
+ *   <li>HPF through one shared {@link HpfReader}: get (index + content), stat (index + entry
+ *       header), list (a full listing per thread; one operation = one name).
+ *   <li>HDFS through the FileSystem API on the same files: get (open + read), stat
+ *       (getFileStatus: one NameNode RPC), list (recursive listing; one operation = one name).
+ *   <li>Hadoop's own NNThroughputBenchmark {@code -op open} and {@code -op fileStatus} against
+ *       the same NameNode (remote mode: raw ClientProtocol RPCs, no DataNode), for reference.
+ * </ul>
+ */
+final class ThroughputSuite {
+  private static final Pattern STAT = Pattern.compile(
+      "--- (\\w+) stats\\s+---.*?# operations: (\\d+).*?Elapsed Time: (\\d+).*?Ops per sec:"
+          + " ([0-9.Ee+-]+).*?Average Time: (\\d+)", Pattern.DOTALL);
+
+  private final BenchCluster cluster;
+  private final Stores stores;
+  private final BenchConfig config;
+  private final PrintStream log;
+
+  ThroughputSuite(BenchCluster cluster, Stores stores, BenchConfig config, PrintStream log) {
+    this.cluster = cluster;
+    this.stores = stores;
+    this.config = config;
+    this.log = log;
+  }
+
+  void run(List<Member> members, int n, Results results) throws Exception {
+    int files = Math.min(config.nnFiles, members.size());
+    int threads = config.nnThreads;
+    List<String> names = new ArrayList<>(files);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(config.seed + 77);
+    for (int i = 0; i < files; i++) {
+      names.add(members.get(random.nextInt(members.size())).name());
+    }
+    if (stores.get("HPF") instanceof HpfArchive hpf) {
+      try (HpfReader reader = hpf.openReader(cluster.fs(), stores.destOf(hpf, n))) {
+        // Load the bucket functions and JIT-compile the path, as the warm access suite does.
+        for (int i = 0; i < Math.min(names.size(), 1_000); i++) {
+          reader.get(names.get(i));
+        }
+        add(results, "HPF", "get", files, threads, names, reader::get);
+        add(results, "HPF", "stat", files, threads, names, reader::stat);
+        add(results, "HPF", "list", files, threads, listings(threads), ignored -> {
+          try (Stream<String> all = reader.list()) {
+            return all.count();
+          }
+        });
+      }
+    }
+    if (stores.get("HDFS") instanceof HdfsFiles hdfs) {
+      FileSystem fs = cluster.fs();
+      Path dir = stores.destOf(hdfs, n);
+      add(results, "HDFS", "get", files, threads, names, name -> {
+        try (FSDataInputStream in = fs.open(new Path(dir, hdfs.pathOf(name)))) {
+          return in.readAllBytes().length;
+        }
+      });
+      add(results, "HDFS", "stat", files, threads, names,
+          name -> fs.getFileStatus(new Path(dir, hdfs.pathOf(name))));
+      add(results, "HDFS", "list", files, threads, listings(threads), ignored -> {
+        long count = 0;
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
+        while (it.hasNext()) {
+          it.next();
+          count++;
+        }
+        return count;
+      });
+      if (cluster.uri().getScheme().equals("hdfs")) {
+        for (String op : List.of("open", "fileStatus")) {
+          results.throughput.add(nnThroughputBenchmark(op, threads, files));
+          log(results.throughput.get(results.throughput.size() - 1));
+        }
+      }
+    }
+  }
+
+  private static List<String> listings(int threads) {
+    List<String> inputs = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      inputs.add("listing-" + i);
+    }
+    return inputs;
+  }
+
+  /** One operation on one input; returns what it got (a count for listings). */
+  @FunctionalInterface
+  interface Op {
+    Object apply(String input) throws IOException;
+  }
+
+  private void add(Results results, String system, String op, int files, int threads,
+      List<String> inputs, Op operation) throws Exception {
+    ThroughputResult r = measure(system, op, files, threads, inputs, operation);
+    results.throughput.add(r);
+    log(r);
+  }
+
+  private void log(ThroughputResult r) {
+    log.printf(Locale.ROOT, "  %-5s %-10s %-22s ops %,9d  elapsed %,8d ms  %,10.1f ops/s"
+        + "  avg %.3f ms%n", r.system(), r.op(), r.source(), r.operations(), r.elapsedMillis(),
+        r.opsPerSec(), r.averageMillis());
+  }
+
+  static ThroughputResult measure(String system, String op, int files, int threads,
+      List<String> inputs, Op operation) throws Exception {
+    List<List<String>> perThread = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      perThread.add(new ArrayList<>());
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      perThread.get(i % threads).add(inputs.get(i));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Callable<long[]>> tasks = new ArrayList<>();
+      for (List<String> mine : perThread) {
+        tasks.add(() -> {
+          long ops = 0;
+          long nanos = 0;
+          for (String input : mine) {
+            long start = System.nanoTime();
+            Object got = operation.apply(input);
+            nanos += System.nanoTime() - start;
+            ops += got instanceof Long count && op.equals("list") ? count : 1;
+          }
+          return new long[] {ops, nanos};
+        });
+      }
+      long start = System.nanoTime();
+      List<Future<long[]>> futures = pool.invokeAll(tasks);
+      long elapsed = System.nanoTime() - start;
+      long ops = 0;
+      long nanos = 0;
+      for (Future<long[]> f : futures) {
+        long[] r = f.get();
+        ops += r[0];
+        nanos += r[1];
+      }
+      double elapsedMillis = elapsed / 1e6;
+      return new ThroughputResult(system, op, "hpf-bench", threads, files, ops,
+          Math.round(elapsedMillis), ops / (elapsedMillis / 1e3), ops == 0 ? 0 : nanos / 1e6 / ops);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Runs Hadoop's NNThroughputBenchmark ({@code -op op -threads T -files N}) against the
+   * cluster's NameNode and reads its report from its log.
+   */
+  private ThroughputResult nnThroughputBenchmark(String op, int threads, int files)
+      throws Exception {
+    Logger logger = Logger.getLogger(NNThroughputBenchmark.class);
+    StringWriter captured = new StringWriter();
+    WriterAppender appender = new WriterAppender(new PatternLayout("%m%n"), captured);
+    Level level = logger.getLevel();
+    boolean additive = logger.getAdditivity();
+    logger.addAppender(appender);
+    logger.setLevel(Level.INFO);
+    logger.setAdditivity(false);
+    try {
+      Configuration conf = cluster.conf();
+      NNThroughputBenchmark.runBenchmark(conf, new String[] {"-op", op, "-threads",
+          Integer.toString(threads), "-files", Integer.toString(files)});
+    } finally {
+      logger.removeAppender(appender);
+      logger.setLevel(level);
+      logger.setAdditivity(additive);
+    }
+    Matcher m = STAT.matcher(captured.toString());
+    if (!m.find()) {
+      throw new IOException("no stats in NNThroughputBenchmark's output for -op " + op + ":\n"
+          + captured);
+    }
+    return new ThroughputResult("HDFS", m.group(1), "NNThroughputBenchmark", threads, files,
+        Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Double.parseDouble(m.group(4)),
+        Long.parseLong(m.group(5)));
+  }
+}

@@ -1,0 +1,80 @@
+package org.hpf.bench.systems;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.hpf.bench.DatasetGenerator.Dataset;
+import org.hpf.read.HpfReader;
+import org.hpf.read.ReaderOptions;
+import org.hpf.write.ArchiveCreator;
+import org.hpf.write.CreateResult;
+import org.hpf.write.WriterOptions;
+
+/**
+ * HPF: {@link ArchiveCreator#create} straight from the local files (no upload first), then
+ * {@link HpfReader#get}. A cold get opens the archive (manifest + directory), loads the bucket's
+ * function and reads record and entry; a warm reader has the functions in memory and its index
+ * and part streams open.
+ */
+public final class HpfArchive implements BenchSystem {
+  private final Configuration conf;
+  private final WriterOptions options;
+
+  public HpfArchive(Configuration conf, WriterOptions options) {
+    this.conf = conf;
+    this.options = options;
+  }
+
+  @Override
+  public String name() {
+    return "HPF";
+  }
+
+  @Override
+  public Creation create(Dataset data, int n, Path dest) throws IOException {
+    int batches = (n + data.batchSize() - 1) / data.batchSize();
+    List<Path> sources = new ArrayList<>();
+    for (int b = 0; b < batches; b++) {
+      sources.add(new Path(data.batchDir(b).toUri()));
+    }
+    long start = System.nanoTime();
+    CreateResult result = ArchiveCreator.create(conf, dest, sources, options);
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("threads", options.threads());
+    details.put("mergeMillis", result.mergeMillis());
+    details.put("indexMillis", result.indexMillis());
+    details.put("parts", result.parts());
+    details.put("buckets", result.buckets());
+    details.put("storedBytes", result.storedBytes());
+    details.put("indexBytesPerFile", result.indexBytesPerFile());
+    details.put("functionBitsPerKey", result.functionBitsPerKey());
+    return new Creation(millis, details);
+  }
+
+  @Override
+  public Reader open(FileSystem fs, Path dest) throws IOException {
+    HpfReader reader = HpfReader.open(fs, dest, ReaderOptions.defaults());
+    return new Reader() {
+      @Override
+      public byte[] get(String name) throws IOException {
+        return reader.get(name);
+      }
+
+      @Override
+      public void close() throws IOException {
+        reader.close();
+      }
+    };
+  }
+
+  /** The reader itself, for the throughput suite's stat and list operations. */
+  public HpfReader openReader(FileSystem fs, Path dest) throws IOException {
+    return HpfReader.open(fs, dest, ReaderOptions.defaults());
+  }
+}
