@@ -42,8 +42,8 @@ final class Addition {
     IndexRecord[] records;
     List<PartInfo> parts;
     try (JournalWriter journal = new JournalWriter(storage.create(journalName, 0), id, header)) {
-      MergePhase merge = new MergePhase(storage, id, options, blockSize, journal, sources,
-          firstPartId);
+      MergePhase merge = new MergePhase(storage, id, options, blockSize, header.partSize(),
+          journal, sources, firstPartId);
       records = merge.run(pool);
       parts = merge.parts();
     }

@@ -14,6 +14,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.NameExistsException;
+import org.hpf.NoCommittedGenerationException;
+import org.hpf.format.ArchiveLayout;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
@@ -67,6 +69,13 @@ public final class ArchiveWriter implements AutoCloseable {
       WriterOptions options) throws IOException {
     if (!storage.rootExists()) {
       throw new FileNotFoundException("no archive at " + storage.location());
+    }
+    // Recovery and garbage collection delete files by name: never run them in a directory that
+    // is not an archive (a MapReduce output has part-* files too).
+    boolean journal = storage.list("").stream()
+        .anyMatch(n -> n.startsWith(ArchiveLayout.JOURNAL_PREFIX));
+    if (storage.list(Manifest.DIR).isEmpty() && !journal) {
+      throw new NoCommittedGenerationException(storage.location(), false);
     }
     if (options.breakLock()) {
       WriterLock.breakStale(storage);
@@ -163,7 +172,7 @@ public final class ArchiveWriter implements AutoCloseable {
     long start = System.nanoTime();
     GenerationCommit commit = newCommit();
     Compactor.Outcome outcome = Compactor.run(storage, manifest, reader, commit,
-        minLiveFraction, nextPartId(storage, manifest), options.partSize(), options.progress());
+        minLiveFraction, nextPartId(storage, manifest), manifest.partSize(), options.progress());
     return finish(commit.commit(pool), 0, 0, 0, outcome.bytesWritten(), outcome.partsWritten(),
         outcome.partsRemoved(), start);
   }

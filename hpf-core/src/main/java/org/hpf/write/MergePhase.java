@@ -29,6 +29,7 @@ final class MergePhase {
   private final ArchiveId archiveId;
   private final WriterOptions options;
   private final long blockSize;
+  private final long partSize;
   private final JournalWriter journal;
   private final List<Source> sources;
   private final IndexRecord[] records;
@@ -37,8 +38,10 @@ final class MergePhase {
   private final AtomicBoolean failed = new AtomicBoolean();
   private final ConcurrentSkipListMap<Integer, Long> sealedParts = new ConcurrentSkipListMap<>();
 
+  /** @param partSize the archive's part size (its manifest's, for an append) */
   MergePhase(ArchiveStorage storage, ArchiveId archiveId, WriterOptions options, long blockSize,
-      JournalWriter journal, List<Source> sources, int firstPartId) {
+      long partSize, JournalWriter journal, List<Source> sources, int firstPartId) {
+    this.partSize = partSize;
     this.storage = storage;
     this.archiveId = archiveId;
     this.options = options;
@@ -113,7 +116,7 @@ final class MergePhase {
         long worstCase = EntryHeader.size(source.name().getBytes(StandardCharsets.UTF_8).length)
             + source.length() + EntryHeader.TRAILER_SIZE;
         if (part != null && !part.isEmpty()
-            && part.position() + worstCase > options.partSize()) {
+            && part.position() + worstCase > partSize) {
           seal(part, batch);
           batchBytes = 0;
           part = null;
