@@ -13,8 +13,8 @@ import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.hpf.FileNotInArchiveException;
+import org.hpf.HashCollisionException;
 import org.hpf.NameExistsException;
-import org.hpf.NoCommittedGenerationException;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
@@ -70,13 +70,6 @@ public final class ArchiveWriter implements AutoCloseable {
     if (!storage.rootExists()) {
       throw new FileNotFoundException("no archive at " + storage.location());
     }
-    // Recovery and garbage collection delete files by name: never run them in a directory that
-    // is not an archive (a MapReduce output has part-* files too).
-    boolean journal = storage.list("").stream()
-        .anyMatch(n -> n.startsWith(ArchiveLayout.JOURNAL_PREFIX));
-    if (storage.list(Manifest.DIR).isEmpty() && !journal) {
-      throw new NoCommittedGenerationException(storage.location(), false);
-    }
     if (options.breakLock()) {
       WriterLock.breakStale(storage);
     }
@@ -125,6 +118,11 @@ public final class ArchiveWriter implements AutoCloseable {
     List<String> clashes = new ArrayList<>();
     for (Source source : sources) {
       IndexRecord existing = reader.record(source.name());
+      if (existing != null && !reader.entryName(existing).equals(source.name())) {
+        // Replacing it would silently drop the other member; the create refuses this too.
+        throw new HashCollisionException("'" + source.name() + "' has the same 128-bit hash as "
+            + "the member '" + reader.entryName(existing) + "'");
+      }
       if (existing != null) {
         replaced.put(source.name(), existing);
         if (clashes.size() < 5) {
@@ -139,8 +137,18 @@ public final class ArchiveWriter implements AutoCloseable {
     JournalHeader header = new JournalHeader(JournalHeader.APPEND, replace,
         manifest.generation(), manifest.bucketCapacity(), manifest.blockSize(),
         manifest.partSize());
-    Addition.Outcome outcome = Addition.run(storage, manifest.archiveId(), commit, sources,
-        replaced, options, manifest.blockSize(), nextPartId(storage, manifest), header, pool);
+    Addition.Outcome outcome;
+    try {
+      outcome = Addition.run(storage, manifest.archiveId(), commit, sources, replaced, options,
+          manifest.blockSize(), nextPartId(storage, manifest), header, pool);
+    } catch (HashCollisionException e) {
+      // Found while indexing, before the commit point: recovery would roll the journal forward
+      // into the same collision on every open, so the append is dropped here instead (it was
+      // never acknowledged); its parts are leftovers that no generation names.
+      storage.delete(ArchiveLayout.journal(commit.generation()));
+      GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      throw e;
+    }
     long bytes = outcome.parts().stream().mapToLong(PartInfo::length).sum();
     return finish(outcome.commit(), sources.size() - replaced.size(), replaced.size(), 0, bytes,
         outcome.parts().size(), 0, start);
@@ -153,7 +161,7 @@ public final class ArchiveWriter implements AutoCloseable {
     GenerationCommit commit = newCommit();
     for (String name : unique) {
       IndexRecord existing = reader.record(name);
-      if (existing == null) {
+      if (existing == null || !reader.entryName(existing).equals(name)) {
         throw new FileNotInArchiveException(storage.location(), name);
       }
       commit.delete(name, existing);
@@ -172,7 +180,7 @@ public final class ArchiveWriter implements AutoCloseable {
     long start = System.nanoTime();
     GenerationCommit commit = newCommit();
     Compactor.Outcome outcome = Compactor.run(storage, manifest, reader, commit,
-        minLiveFraction, nextPartId(storage, manifest), manifest.partSize(), options.progress());
+        minLiveFraction, nextPartId(storage, manifest), options.partSize(), options.progress());
     return finish(commit.commit(pool), 0, 0, 0, outcome.bytesWritten(), outcome.partsWritten(),
         outcome.partsRemoved(), start);
   }
