@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.CorruptArchiveException;
@@ -38,9 +39,9 @@ import org.hpf.format.NamesMerge;
 import org.hpf.format.NameHash;
 import org.hpf.format.NamesFileReader;
 import org.hpf.format.SealedFile;
+import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveStorage;
-import org.hpf.io.HadoopStorage;
 
 /**
  * Reads one generation of an archive. Opening reads the newest manifest and its directory; a
@@ -74,12 +75,48 @@ public final class HpfReader implements AutoCloseable {
 
   public static HpfReader open(FileSystem fs, Path archive, ReaderOptions options)
       throws IOException {
-    return open(new HadoopStorage(fs, archive, (short) 0), options);
+    return open(HdfsIntegration.storage(fs, archive), options);
   }
 
   public static HpfReader open(ArchiveStorage storage, ReaderOptions options) throws IOException {
     Manifest manifest = Manifest.read(storage, newestGeneration(storage));
-    return new HpfReader(storage, options, manifest, manifest.readDirectories(storage));
+    HpfReader reader = new HpfReader(storage, options, manifest,
+        manifest.readDirectories(storage));
+    if (options.openAllFiles()) {
+      try {
+        reader.openAllFiles();
+      } catch (IOException | RuntimeException e) {
+        reader.close();
+        throw e;
+      }
+    }
+    return reader;
+  }
+
+  /** Loads every bucket and opens every part now (ReaderOptions#openAllFiles). */
+  private void openAllFiles() throws IOException {
+    for (int layer = 0; layer < layers.size(); layer++) {
+      List<BucketRef> refs = layers.get(layer).buckets();
+      for (int b = 0; b < refs.size(); b++) {
+        if (refs.get(b).recordCount() > 0) {
+          bucket(layer, b, refs.get(b));
+        }
+      }
+    }
+    parts.openAll();
+  }
+
+  /**
+   * Where the member's bytes are: the blocks of its part file that hold its entry, with hosts,
+   * cached hosts and storage types, offsets relative to the entry's first byte (an entry is a
+   * 36-byte header and the name, the stored bytes, and a 4-byte checksum), so that a scheduler
+   * can run work near the data, as with HAR. On HDFS this asks the NameNode nothing
+   * once the part is open; on other file systems it asks {@code getFileBlockLocations}.
+   */
+  public BlockLocation[] blockLocations(String name) throws IOException {
+    Found found = locate(name);
+    return HdfsIntegration.blockLocations(storage, parts.partOf(found.record, found.indexFile),
+        found.record.offset(), found.record.entryLength());
   }
 
   /**

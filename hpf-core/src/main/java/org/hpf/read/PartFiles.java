@@ -81,6 +81,15 @@ final class PartFiles implements AutoCloseable {
     }
   }
 
+  /** Opens every part of the generation that is not open yet. */
+  void openAll() throws IOException {
+    for (PartInfo info : manifest.parts()) {
+      if (!open.containsKey(info.id())) {
+        openPart(info);
+      }
+    }
+  }
+
   int openCount() {
     return open.size();
   }

@@ -10,6 +10,7 @@ import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.JournalWriter;
 import org.hpf.format.Manifest.PartInfo;
+import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,8 +43,9 @@ final class Addition {
     IndexRecord[] records;
     List<PartInfo> parts;
     try (JournalWriter journal = new JournalWriter(storage.create(journalName, 0), id, header)) {
-      MergePhase merge = new MergePhase(storage, id, options, blockSize, header.partSize(),
-          journal, sources, firstPartId);
+      // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
+      MergePhase merge = new MergePhase(HdfsIntegration.forMerge(storage), id, options,
+          blockSize, header.partSize(), journal, sources, firstPartId);
       records = merge.run(pool);
       parts = merge.parts();
     }

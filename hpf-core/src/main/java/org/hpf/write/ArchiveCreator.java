@@ -14,9 +14,9 @@ import org.hpf.format.ArchiveId;
 import org.hpf.format.DirectoryFile;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
+import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.index.IndexFileWriter;
 import org.hpf.io.ArchiveStorage;
-import org.hpf.io.HadoopStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +36,8 @@ public final class ArchiveCreator {
     long start = System.nanoTime();
     List<Source> sources = SourceCollector.collect(conf, sourceRoots);
     FileSystem fs = archive.getFileSystem(conf);
-    return create(new HadoopStorage(fs, archive, options.replication()), sources, options, start);
+    return create(HdfsIntegration.storage(fs, archive, options.replication(),
+        options.partSize(), options.hdfs()), sources, options, start);
   }
 
   /** Creates an archive in {@code storage} (the seam tests use to inject faults). */
@@ -79,7 +80,8 @@ public final class ArchiveCreator {
           manifest.originalBytes(), manifest.storedBytes(), manifest.parts().size(),
           directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
           outcome.mergeNanos() / 1_000_000, outcome.indexNanos() / 1_000_000,
-          (System.nanoTime() - start) / 1_000_000);
+          (System.nanoTime() - start) / 1_000_000,
+          HdfsIntegration.afterCommit(storage, manifest)); // HDFS: part placement, cache pins
     } finally {
       pool.shutdownNow();
       if (!committed) {

@@ -20,8 +20,8 @@ import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.PartInfo;
+import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveStorage;
-import org.hpf.io.HadoopStorage;
 import org.hpf.read.HpfReader;
 import org.hpf.read.ReaderOptions;
 
@@ -57,8 +57,8 @@ public final class ArchiveWriter implements AutoCloseable {
   /** Opens the archive for changes: lock, then recover if a writer died. */
   public static ArchiveWriter open(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    return open(conf, new HadoopStorage(archive.getFileSystem(conf), archive,
-        options.replication()), options);
+    return open(conf, HdfsIntegration.storage(archive.getFileSystem(conf), archive,
+        options.replication(), options.partSize(), options.hdfs()), options);
   }
 
   /**
@@ -198,7 +198,8 @@ public final class ArchiveWriter implements AutoCloseable {
     return new ChangeResult(result.manifest().generation(), added, replacedCount, deleted, bytes,
         partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
         result.manifest().fileCount(),
-        (System.nanoTime() - start) / 1_000_000);
+        (System.nanoTime() - start) / 1_000_000,
+        HdfsIntegration.afterCommit(storage, result.manifest())); // after GC: unpins its files
   }
 
   private void refresh() throws IOException {

@@ -1,6 +1,12 @@
 package org.hpf.write;
 
-/** What one append, delete or compaction committed. */
+import org.hpf.hdfs.HdfsReport;
+
+/**
+ * What one append, delete or compaction committed; {@code hdfs} says what the HDFS integration
+ * did or skipped (docs/HDFS.md).
+ */
 public record ChangeResult(long generation, long filesAdded, long filesReplaced,
     long filesDeleted, long bytesWritten, int partsWritten, int partsRemoved,
-    int bucketsRewritten, long indexBytesWritten, long fileCount, long millis) {}
+    int bucketsRewritten, long indexBytesWritten, long fileCount, long millis,
+    HdfsReport hdfs) {}

@@ -1,12 +1,15 @@
 package org.hpf.write;
 
+import org.hpf.hdfs.HdfsReport;
+
 /**
  * What a create wrote, with the figures the brief asks for: index bytes per file and bits per
- * key of the functions (as stored), and where the time went.
+ * key of the functions (as stored), and where the time went; {@code hdfs} says what the HDFS
+ * integration did or skipped (docs/HDFS.md).
  */
 public record CreateResult(String archive, long generation, long files, long originalBytes,
     long storedBytes, int parts, int buckets, int globalDepth, long indexBytes,
-    long functionBytes, long mergeMillis, long indexMillis, long totalMillis) {
+    long functionBytes, long mergeMillis, long indexMillis, long totalMillis, HdfsReport hdfs) {
 
   public double indexBytesPerFile() {
     return files == 0 ? 0 : (double) indexBytes / files;

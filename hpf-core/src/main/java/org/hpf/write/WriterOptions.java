@@ -2,6 +2,7 @@ package org.hpf.write;
 
 import org.hpf.format.ArchiveId;
 import org.hpf.format.NameHasher;
+import org.hpf.hdfs.HdfsOptions;
 
 /**
  * How an archive is written. Immutable; build with {@link #builder()}. Zero for block size,
@@ -24,8 +25,10 @@ public final class WriterOptions {
   private final ArchiveId archiveId;
   private final int retainGenerations;
   private final boolean breakLock;
+  private final HdfsOptions hdfs;
 
   private WriterOptions(Builder b) {
+    this.hdfs = b.hdfs;
     this.retainGenerations = b.retainGenerations;
     this.breakLock = b.breakLock;
     this.threads = b.threads;
@@ -59,7 +62,10 @@ public final class WriterOptions {
     return partSize;
   }
 
-  /** Block size of part and index files; 0 = the file system's default. */
+  /**
+   * Block size of part and index files; 0 = the storage's default (on HDFS the cluster's
+   * {@code dfs.blocksize} kept between partSize/8 and partSize/2: docs/HDFS.md).
+   */
   public long blockSize() {
     return blockSize;
   }
@@ -114,6 +120,11 @@ public final class WriterOptions {
     return breakLock;
   }
 
+  /** Storage policy of parts, LazyPersist, cache pinning: used only on HDFS (docs/HDFS.md). */
+  public HdfsOptions hdfs() {
+    return hdfs;
+  }
+
   /** Single-use builder of {@link WriterOptions}. */
   public static final class Builder {
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -129,6 +140,13 @@ public final class WriterOptions {
     private ArchiveId archiveId;
     private int retainGenerations = 2;
     private boolean breakLock;
+    private HdfsOptions hdfs = HdfsOptions.defaults();
+
+    /** How the writer uses HDFS features; ignored on other file systems. */
+    public Builder hdfs(HdfsOptions value) {
+      this.hdfs = java.util.Objects.requireNonNull(value);
+      return this;
+    }
 
     public Builder retainGenerations(int value) {
       if (value < 1) {

@@ -1,0 +1,128 @@
+package org.hpf.hdfs;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.hpf.format.Manifest;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.ArchiveStorage;
+import org.hpf.io.HadoopStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The few places where the format code hands over to the HDFS integration (docs/HDFS.md). Each
+ * is a no-op, or the plain behaviour, when the archive is not on a {@link DistributedFileSystem}.
+ */
+public final class HdfsIntegration {
+  private static final Logger LOG = LoggerFactory.getLogger(HdfsIntegration.class);
+
+  private HdfsIntegration() {}
+
+  /**
+   * The storage of a writer: {@link HdfsStorage} on HDFS, {@link HadoopStorage} elsewhere.
+   *
+   * @param replication replication of new files, 0 for the file system's default
+   * @param partSize the writer's part size (sizes the default block)
+   */
+  public static ArchiveStorage storage(FileSystem fs, Path root, short replication,
+      long partSize, HdfsOptions options) {
+    if (fs instanceof DistributedFileSystem dfs) {
+      return new HdfsStorage(dfs, root, replication, partSize, options);
+    }
+    return new HadoopStorage(fs, root, replication);
+  }
+
+  /** The storage of a reader: opening a file on HDFS fetches all its block locations. */
+  public static ArchiveStorage storage(FileSystem fs, Path root) {
+    return storage(fs, root, (short) 0, 0, HdfsOptions.defaults());
+  }
+
+  /** The storage a create's or append's merge writes its parts through. */
+  public static ArchiveStorage forMerge(ArchiveStorage storage) throws IOException {
+    return storage instanceof HdfsStorage hdfs ? hdfs.forMerge() : storage;
+  }
+
+  /**
+   * Called once a generation is committed (and, for changes, garbage collected): reports the
+   * merged parts' storage policy and pins the generation's index files. Never throws: the commit
+   * has happened; problems are warnings in the report.
+   */
+  public static HdfsReport afterCommit(ArchiveStorage storage, Manifest manifest) {
+    if (!(storage instanceof HdfsStorage hdfs)) {
+      String reason = notHdfsReason(storage);
+      LOG.info("{}: HDFS features (storage policy, LazyPersist, cache pinning) skipped: {}",
+          storage.location(), reason);
+      return HdfsReport.notHdfs(reason);
+    }
+    List<String> warnings = new ArrayList<>();
+    HdfsReport.Parts parts;
+    try {
+      parts = hdfs.takeMergeOutcome(manifest, warnings);
+    } catch (IOException | RuntimeException e) {
+      warnings.add("could not check where the parts' replicas are: " + e);
+      parts = new HdfsReport.Parts(hdfs.options().partStoragePolicy(), null, 0, 0, 0, null);
+    }
+    HdfsReport.Pinning pinning = hdfs.options().pinIndex()
+        ? CachePinning.sync(hdfs, manifest, hdfs.options(), warnings) : null;
+    HdfsReport report = new HdfsReport(true, null, parts, pinning, warnings);
+    if (warnings.isEmpty()) {
+      LOG.debug("{} generation {}: {}", storage.location(), manifest.generation(),
+          report.describe());
+    } else {
+      for (String warning : warnings) {
+        LOG.warn("{} generation {}: {}", storage.location(), manifest.generation(), warning);
+      }
+    }
+    return report;
+  }
+
+  private static String notHdfsReason(ArchiveStorage storage) {
+    if (storage instanceof HadoopStorage hadoop) {
+      FileSystem fs = hadoop.fileSystem();
+      if (fs instanceof DistributedFileSystem) {
+        return "the storage is a plain HadoopStorage on HDFS (HdfsIntegration.storage makes one"
+            + " that uses HDFS features)";
+      }
+      return "the archive is on " + fs.getUri().getScheme() + " ("
+          + fs.getClass().getSimpleName() + "), not on HDFS";
+    }
+    return "the archive's storage (" + storage.getClass().getSimpleName() + ") is not HDFS";
+  }
+
+  /**
+   * The blocks of {@code part} that hold the bytes {@code [offset, offset + length)}, with
+   * offsets and lengths made relative to {@code offset} and clipped to the range, as HAR does
+   * for its members. On HDFS from the open part's cached block list (no RPC); on other Hadoop
+   * file systems from {@code getFileBlockLocations}; empty for other storages.
+   */
+  public static BlockLocation[] blockLocations(ArchiveStorage storage, ArchiveInput part,
+      long offset, long length) throws IOException {
+    BlockLocation[] blocks;
+    if (part instanceof HdfsStorage.HdfsInput hdfs) {
+      blocks = hdfs.blocks(offset, length);
+    } else if (storage instanceof HadoopStorage hadoop) {
+      blocks = hadoop.fileSystem().getFileBlockLocations(hadoop.path(part.name()), offset,
+          length);
+    } else {
+      return new BlockLocation[0];
+    }
+    List<BlockLocation> clipped = new ArrayList<>(blocks.length);
+    for (BlockLocation block : blocks) {
+      long start = Math.max(block.getOffset(), offset);
+      long end = Math.min(block.getOffset() + block.getLength(), offset + length);
+      if (start >= end) {
+        continue;
+      }
+      BlockLocation copy = new BlockLocation(block);
+      copy.setOffset(start - offset);
+      copy.setLength(end - start);
+      clipped.add(copy);
+    }
+    return clipped.toArray(new BlockLocation[0]);
+  }
+}

@@ -1,0 +1,466 @@
+package org.hpf.hdfs;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.hpf.format.ArchiveLayout;
+import org.hpf.format.Manifest;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.ArchiveOutput;
+import org.hpf.io.ArchiveStorage;
+import org.hpf.io.HadoopStorage;
+
+/**
+ * {@link ArchiveStorage} on a {@link DistributedFileSystem}: plain {@link HadoopStorage} plus
+ * what HDFS offers an archive.
+ * <ul>
+ *   <li>Part files get the configured storage policy; the parts a merge writes can be
+ *       LazyPersist ({@link #forMerge()}).
+ *   <li>{@link #open} fetches every block location of the file from the NameNode at once (one
+ *       RPC, no {@code getFileStatus}), so no positioned read of the open file asks the NameNode
+ *       again, and the file's block locations are known without an RPC.
+ *   <li>{@link #defaultBlockSize()} sizes part blocks so that a part is a few blocks.
+ * </ul>
+ * Everything else is {@link HadoopStorage}'s.
+ */
+public final class HdfsStorage implements ArchiveStorage {
+  private static final long MIB = 1 << 20;
+
+  private final DistributedFileSystem fs;
+  private final HadoopStorage plain;
+  private final short replication;
+  private final long partSize;
+  private final HdfsOptions options;
+  private String lazyPersistProblem;
+  private boolean probed;
+  private volatile MergeView lastMerge;
+  private Long cacheCapacity;
+
+  /**
+   * @param replication replication of new files, or 0 for the file system's default
+   * @param partSize the writer's part size (for the default block size), or 0 for a reader
+   */
+  public HdfsStorage(DistributedFileSystem fs, Path root, short replication, long partSize,
+      HdfsOptions options) {
+    this.fs = fs;
+    this.plain = new HadoopStorage(fs, root, replication);
+    this.replication = replication > 0 ? replication : fs.getDefaultReplication(plain.root());
+    this.partSize = partSize;
+    this.options = options;
+  }
+
+  public DistributedFileSystem fileSystem() {
+    return fs;
+  }
+
+  public Path root() {
+    return plain.root();
+  }
+
+  public Path path(String name) {
+    return plain.path(name);
+  }
+
+  public HdfsOptions options() {
+    return options;
+  }
+
+  /**
+   * The block size of part (and index) files when the writer sets none: the cluster's
+   * {@code dfs.blocksize}, raised to an eighth of the part size and lowered to half of it, so
+   * that a part is 2 to 8 blocks; rounded down to whole MiB, at least 1 MiB. See docs/HDFS.md.
+   */
+  @Override
+  public long defaultBlockSize() {
+    return partBlockSize(fs.getDefaultBlockSize(plain.root()), partSize);
+  }
+
+  static long partBlockSize(long clusterBlockSize, long partSize) {
+    long size = clusterBlockSize;
+    if (partSize > 0) {
+      size = Math.min(Math.max(size, partSize / 8), partSize / 2);
+    }
+    return Math.max(MIB, size / MIB * MIB);
+  }
+
+  @Override
+  public ArchiveOutput create(String name, long blockSize) throws IOException {
+    String policy = options.partStoragePolicy();
+    if (!isPart(name) || policy == null || options.lazyPersist()) {
+      return plain.create(name, blockSize);
+    }
+    return createPart(name, blockSize, false);
+  }
+
+  private ArchiveOutput createPart(String name, long blockSize, boolean lazyPersist)
+      throws IOException {
+    Path path = path(name);
+    var builder = fs.createFile(path).overwrite(false).replication(replication)
+        .blockSize(blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path))
+        .bufferSize(Math.max(fs.getConf().getInt("io.file.buffer.size", 4096), 64 * 1024));
+    if (lazyPersist) {
+      builder.lazyPersist();
+    } else if (options.partStoragePolicy() != null && !options.lazyPersist()) {
+      builder.storagePolicyName(options.partStoragePolicy());
+    }
+    return new HdfsOutput(builder.build());
+  }
+
+  private static boolean isPart(String name) {
+    return name.startsWith("part-");
+  }
+
+  /**
+   * The storage a create or append merges through: parts it creates are LazyPersist when the
+   * options ask for it and a probe found RAM_DISK replicas possible (once per storage); the
+   * outcome goes to the report of the next commit.
+   */
+  ArchiveStorage forMerge() throws IOException {
+    String fallback = null;
+    boolean lazy = false;
+    if (options.lazyPersist()) {
+      if (!probed) {
+        lazyPersistProblem = LazyPersistProbe.probe(fs, plain.root(), replication);
+        probed = true;
+      }
+      fallback = lazyPersistProblem;
+      lazy = fallback == null;
+    }
+    MergeView view = new MergeView(lazy, fallback);
+    lastMerge = view;
+    return view;
+  }
+
+  /**
+   * The outcome of the last merge, cleared: what the policy of its parts that {@code manifest}
+   * uses became and, for LazyPersist, where their replicas are (one RPC per part).
+   */
+  HdfsReport.Parts takeMergeOutcome(Manifest manifest, List<String> warnings)
+      throws IOException {
+    MergeView merge = lastMerge;
+    lastMerge = null;
+    String requested = options.partStoragePolicy();
+    if (merge == null) {
+      return new HdfsReport.Parts(requested, null, 0, 0, 0, null);
+    }
+    Set<String> committed = new HashSet<>();
+    for (Manifest.PartInfo part : manifest.parts()) {
+      committed.add(ArchiveLayout.part(part.id()));
+    }
+    List<String> merged = new ArrayList<>();
+    for (String name : merge.parts) {
+      if (committed.contains(name)) {
+        merged.add(name);
+      }
+    }
+    String applied = merge.lazy ? HdfsOptions.LAZY_PERSIST
+        : requested != null && !options.lazyPersist() ? requested : null;
+    int parts = 0;
+    long blocks = 0;
+    long inRam = 0;
+    for (String name : merge.lazy ? merged : List.<String>of()) {
+      parts++;
+      for (BlockLocation block : fs.getFileBlockLocations(path(name), 0, Long.MAX_VALUE)) {
+        blocks++;
+        for (StorageType type : block.getStorageTypes()) {
+          if (type == StorageType.RAM_DISK) {
+            inRam++;
+            break;
+          }
+        }
+      }
+    }
+    String fallback = merge.fallback;
+    if (fallback != null) {
+      warnings.add(requested + " was asked for the parts but not used: " + fallback
+          + "; the parts were written with the directory's storage policy");
+    } else if (merge.lazy && blocks > 0 && inRam == 0) {
+      fallback = "the DataNodes placed no replica in RAM_DISK (RAM_DISK full or locked memory"
+          + " used up); the parts are LAZY_PERSIST files on DISK";
+      warnings.add(fallback);
+    } else if (merge.lazy && inRam < blocks) {
+      warnings.add((blocks - inRam) + " of " + blocks + " part blocks fell back to DISK"
+          + " (RAM_DISK full or locked memory used up)");
+    }
+    if (inRam > 0) {
+      warnings.add(inRam + " of " + blocks + " part blocks have replicas in RAM_DISK that HDFS"
+          + " may not have persisted yet: a DataNode restart before its lazy writer saves them"
+          + " loses them (LAZY_PERSIST is best-effort; see docs/HDFS.md)");
+    }
+    if (!merge.lazy) {
+      parts = merged.size();
+    }
+    return new HdfsReport.Parts(requested, applied, parts, blocks, inRam, fallback);
+  }
+
+  /**
+   * The DataNodes' total cache capacity (locked memory), asked once per storage; -1 when the
+   * user may not ask (the DataNode report is for the superuser).
+   */
+  long cacheCapacity() {
+    if (cacheCapacity == null) {
+      long capacity = 0;
+      try {
+        for (org.apache.hadoop.hdfs.protocol.DatanodeInfo node : fs.getDataNodeStats(
+            org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType.LIVE)) {
+          capacity += node.getCacheCapacity();
+        }
+      } catch (IOException e) {
+        capacity = -1;
+      }
+      cacheCapacity = capacity;
+    }
+    return cacheCapacity;
+  }
+
+  @Override
+  public ArchiveInput open(String name) throws IOException {
+    FSDataInputStream in = fs.open(path(name));
+    try {
+      HdfsDataInputStream hdfs = (HdfsDataInputStream) in;
+      // Every block location now: positioned reads anywhere in the file then find their block
+      // in the stream's cache instead of asking the NameNode (it asks only after a failure).
+      hdfs.getAllBlocks();
+      return new HdfsInput(name, hdfs, hdfs.getVisibleLength());
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public String location() {
+    return plain.location();
+  }
+
+  @Override
+  public boolean exists(String name) throws IOException {
+    return plain.exists(name);
+  }
+
+  @Override
+  public List<String> list(String dir) throws IOException {
+    return plain.list(dir);
+  }
+
+  @Override
+  public void rename(String from, String to) throws IOException {
+    plain.rename(from, to);
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    plain.delete(name);
+  }
+
+  @Override
+  public void mkdirs(String dir) throws IOException {
+    plain.mkdirs(dir);
+  }
+
+  @Override
+  public boolean rootExists() throws IOException {
+    return plain.rootExists();
+  }
+
+  @Override
+  public boolean rootExistsNonEmpty() throws IOException {
+    return plain.rootExistsNonEmpty();
+  }
+
+  @Override
+  public void recoverLease(String name) throws IOException {
+    plain.recoverLease(name);
+  }
+
+  @Override
+  public void deleteRoot() throws IOException {
+    plain.deleteRoot();
+  }
+
+  @Override
+  public void close() {
+    plain.close();
+  }
+
+  /** The storage a merge writes through: LazyPersist parts when {@code lazy}. */
+  private final class MergeView implements ArchiveStorage {
+    final boolean lazy;
+    final String fallback;
+    final Queue<String> parts = new ConcurrentLinkedQueue<>();
+
+    MergeView(boolean lazy, String fallback) {
+      this.lazy = lazy;
+      this.fallback = fallback;
+    }
+
+    @Override
+    public ArchiveOutput create(String name, long blockSize) throws IOException {
+      if (!isPart(name)) {
+        return HdfsStorage.this.create(name, blockSize);
+      }
+      parts.add(name);
+      return lazy ? createPart(name, blockSize, true) : HdfsStorage.this.create(name, blockSize);
+    }
+
+    @Override
+    public String location() {
+      return HdfsStorage.this.location();
+    }
+
+    @Override
+    public boolean exists(String name) throws IOException {
+      return HdfsStorage.this.exists(name);
+    }
+
+    @Override
+    public ArchiveInput open(String name) throws IOException {
+      return HdfsStorage.this.open(name);
+    }
+
+    @Override
+    public List<String> list(String dir) throws IOException {
+      return HdfsStorage.this.list(dir);
+    }
+
+    @Override
+    public void rename(String from, String to) throws IOException {
+      HdfsStorage.this.rename(from, to);
+    }
+
+    @Override
+    public void delete(String name) throws IOException {
+      HdfsStorage.this.delete(name);
+    }
+
+    @Override
+    public void mkdirs(String dir) throws IOException {
+      HdfsStorage.this.mkdirs(dir);
+    }
+
+    @Override
+    public boolean rootExists() throws IOException {
+      return HdfsStorage.this.rootExists();
+    }
+
+    @Override
+    public long defaultBlockSize() {
+      return HdfsStorage.this.defaultBlockSize();
+    }
+
+    @Override
+    public boolean rootExistsNonEmpty() throws IOException {
+      return HdfsStorage.this.rootExistsNonEmpty();
+    }
+
+    @Override
+    public void recoverLease(String name) throws IOException {
+      HdfsStorage.this.recoverLease(name);
+    }
+
+    @Override
+    public void deleteRoot() throws IOException {
+      HdfsStorage.this.deleteRoot();
+    }
+
+    @Override
+    public void close() {
+      // The merge does not own the storage.
+    }
+  }
+
+  private static final class HdfsOutput implements ArchiveOutput {
+    private final FSDataOutputStream out;
+
+    HdfsOutput(FSDataOutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public OutputStream stream() {
+      return out;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.hflush();
+    }
+
+    @Override
+    public void sync() throws IOException {
+      out.hsync();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+
+  /** An open HDFS file whose block locations were all fetched when it was opened. */
+  static final class HdfsInput implements ArchiveInput {
+    private final String name;
+    private final HdfsDataInputStream in;
+    private final long length;
+
+    HdfsInput(String name, HdfsDataInputStream in, long length) {
+      this.name = name;
+      this.in = in;
+      this.length = length;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
+      if (position < 0 || position + len > length) {
+        throw new EOFException(name + ": read of " + len + " bytes at " + position
+            + " passes the end of the file (" + length + " bytes)");
+      }
+      in.readFully(position, buffer, offset, len);
+    }
+
+    /**
+     * The blocks overlapping {@code [offset, offset + len)}, from the stream's cache of block
+     * locations (kept up to date by the stream when a DataNode fails): no NameNode RPC.
+     */
+    BlockLocation[] blocks(long offset, long len) throws IOException {
+      List<LocatedBlock> overlapping = new ArrayList<>();
+      for (LocatedBlock block : in.getAllBlocks()) {
+        long start = block.getStartOffset();
+        if (start < offset + len && start + block.getBlockSize() > offset) {
+          overlapping.add(block);
+        }
+      }
+      return DFSUtilClient.locatedBlocks2Locations(overlapping);
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+}
