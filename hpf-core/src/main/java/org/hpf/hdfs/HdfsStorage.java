@@ -235,8 +235,12 @@ public final class HdfsStorage implements ArchiveStorage {
       HdfsDataInputStream hdfs = (HdfsDataInputStream) in;
       // Every block location now: positioned reads anywhere in the file then find their block
       // in the stream's cache instead of asking the NameNode (it asks only after a failure).
-      hdfs.getAllBlocks();
-      return new HdfsInput(name, hdfs, hdfs.getVisibleLength());
+      // An empty file has no block to ask for (and the NameNode refuses offset 0 of length 0).
+      long length = hdfs.getVisibleLength();
+      if (length > 0) {
+        hdfs.getAllBlocks();
+      }
+      return new HdfsInput(name, hdfs, length);
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
