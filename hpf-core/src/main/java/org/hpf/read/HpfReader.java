@@ -233,6 +233,31 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
+   * The entries whose names start with {@code prefix}, in increasing UTF-8 byte order. Names
+   * sharing a prefix are contiguous in that order, so this streams the merged segments up to the
+   * first such name and stops after the last one: a directory {@code "a/b/"} costs reading the
+   * names before and inside it, never the whole tree in memory. Close the stream when done.
+   */
+  public Stream<NameEntry> listEntries(String prefix) throws IOException {
+    Stream<NameEntry> all = listEntries();
+    if (prefix.isEmpty()) {
+      return all;
+    }
+    return all.dropWhile(e -> MemberNames.compare(e.name(), prefix) < 0)
+        .takeWhile(e -> e.name().startsWith(prefix));
+  }
+
+  /**
+   * The open part file that holds {@code record}'s entry, after checking the entry lies inside
+   * it: for positioned reads of a member's bytes in place (a raw member's stored bytes start at
+   * {@code record.offset() + EntryHeader.size(nameBytes)}). Owned by this reader: do not close it,
+   * and do not use it after the reader is closed.
+   */
+  public ArchiveInput partInput(IndexRecord record) throws IOException {
+    return parts.partOf(record, storage.location());
+  }
+
+  /**
    * The index record the name's hash leads to, or null if the archive has no such name. Only the
    * 128-bit hash is compared: see {@link #entryName} to tell the member from a name that shares
    * its hash.

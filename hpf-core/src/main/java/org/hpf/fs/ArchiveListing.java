@@ -1,0 +1,292 @@
+package org.hpf.fs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.hpf.FileNotInArchiveException;
+import org.hpf.format.Codec;
+import org.hpf.format.EntryHeader;
+import org.hpf.format.IndexRecord;
+import org.hpf.format.MemberNames;
+import org.hpf.format.NameEntry;
+import org.hpf.read.HpfReader;
+import org.hpf.read.MemberStatus;
+
+/**
+ * File statuses, listings and block locations of the members of an archive and of the
+ * directories their names imply.
+ *
+ * <p>Directories are implied by the {@code /} in names; since names are sorted by their UTF-8
+ * bytes, the names below a directory {@code d/} are one contiguous run of the names segments, so
+ * every listing streams that run (holding one checked block per segment) and never builds the
+ * tree. A listing costs reading the names up to the end of the directory; a file's status costs
+ * one index lookup (a 40-byte read) and one entry-header read; a directory's status, a lookup in
+ * the archive's set of directories (built by one pass over the names the first time it is
+ * needed, if the archive has at most {@value HpfFileSystem#DIRECTORY_SET_DEFAULT} directories,
+ * {@value HpfFileSystem#DIRECTORY_SET_KEY}), else reading the names up to its first member.
+ *
+ * <p>If an archive holds both {@code a/b} and {@code a/b/c} (an append can add both), the file
+ * wins: {@code a/b} is a file, and a listing of {@code a} shows it once, as a file.
+ */
+final class ArchiveListing {
+  static final FsPermission FILE_PERMISSION = new FsPermission((short) 0444);
+  static final FsPermission DIRECTORY_PERMISSION = new FsPermission((short) 0555);
+
+  private final String authority;
+
+  /** @param authority the hpf authority of the paths returned (null for {@code hpf:///}) */
+  ArchiveListing(String authority) {
+    this.authority = authority;
+  }
+
+  Path path(ArchiveCache.OpenArchive archive, String member) {
+    return HpfPaths.toHpf(authority, archive.archive, member);
+  }
+
+  FileStatus file(ArchiveCache.OpenArchive archive, String member, long length, long mtime) {
+    return new FileStatus(length, false, archive.replication, archive.reader.manifest()
+        .blockSize(), mtime, mtime, FILE_PERMISSION, archive.directory.getOwner(),
+        archive.directory.getGroup(), path(archive, member));
+  }
+
+  /** An implied directory: it has the time of the generation's commit. */
+  FileStatus directory(ArchiveCache.OpenArchive archive, String member) {
+    long time = archive.reader.manifest().commitTimeMillis();
+    return new FileStatus(0, true, 0, 0, time, time, DIRECTORY_PERMISSION,
+        archive.directory.getOwner(), archive.directory.getGroup(), path(archive, member));
+  }
+
+  /** The status of a member or implied directory ("" is the archive), or null if neither. */
+  FileStatus status(ArchiveCache.OpenArchive archive, String member) throws IOException {
+    if (member.isEmpty()) {
+      return directory(archive, member);
+    }
+    HpfReader reader = archive.reader;
+    try {
+      MemberStatus stat = reader.stat(member);
+      return file(archive, member, stat.length(), stat.mtimeMillis());
+    } catch (FileNotInArchiveException notAMember) {
+      return isDirectory(archive, member) ? directory(archive, member) : null;
+    }
+  }
+
+  /**
+   * True if names below {@code member} exist: from the archive's set of directories when it
+   * keeps one, else by reading the sorted names up to the first name below it.
+   */
+  static boolean isDirectory(ArchiveCache.OpenArchive archive, String member)
+      throws IOException {
+    if (member.isEmpty()) {
+      return true;
+    }
+    java.util.Set<String> directories = archive.directories();
+    if (directories != null) {
+      return directories.contains(member);
+    }
+    try (Stream<NameEntry> below = archive.reader.listEntries(member + "/")) {
+      return below.findFirst().isPresent();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** A file status with the locations of the member's bytes. */
+  LocatedFileStatus located(ArchiveCache.OpenArchive archive, FileStatus file, String member)
+      throws IOException {
+    return new LocatedFileStatus(file, blockLocations(archive, member, 0, file.getLen()));
+  }
+
+  /**
+   * The blocks of the member's part that hold its bytes {@code [start, start + length)}, with
+   * offsets relative to the member; a compressed member gets one location for all of it.
+   */
+  BlockLocation[] blockLocations(ArchiveCache.OpenArchive archive, String member, long start,
+      long length) throws IOException {
+    IndexRecord record = archive.reader.record(member);
+    if (record == null || start >= record.originalLength() || length <= 0) {
+      return new BlockLocation[0];
+    }
+    PartBlocks blocks = archive.partBlocks(record.part());
+    if (record.codec() != Codec.RAW) {
+      return new BlockLocation[] {
+          blocks.whole(record.offset(), record.entryLength(), record.originalLength())};
+    }
+    long memberStart = record.offset() + EntryHeader.size(MemberNames.utf8(member).length);
+    long end = Math.min(record.originalLength(), start + length);
+    return blocks.slice(memberStart, memberStart + start, end - start);
+  }
+
+  /** The direct children of directory {@code member} ("" for the archive root), streamed. */
+  StreamingIterator<FileStatus> children(ArchiveCache.Lease lease, String member)
+      throws IOException {
+    String prefix = member.isEmpty() ? "" : member + "/";
+    ArchiveCache.OpenArchive archive = lease.archive();
+    Stream<NameEntry> names = archive.reader.listEntries(prefix);
+    Iterator<NameEntry> it = names.iterator();
+    Iterator<FileStatus> children = new Iterator<>() {
+      private final Deque<String> recentFiles = new ArrayDeque<>();
+      private String lastDirectory;
+      private FileStatus next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && it.hasNext()) {
+          NameEntry entry = it.next();
+          String rest = entry.name().substring(prefix.length());
+          int slash = rest.indexOf('/');
+          String child = slash < 0 ? rest : rest.substring(0, slash);
+          while (!recentFiles.isEmpty() && !child.startsWith(recentFiles.peekLast())) {
+            recentFiles.pollLast();
+          }
+          if (slash < 0) {
+            recentFiles.addLast(child);
+            next = file(archive, prefix + child, entry.length(), entry.mtimeMillis());
+          } else if (!child.equals(lastDirectory)) {
+            lastDirectory = child;
+            if (!recentFiles.contains(child)) {
+              next = directory(archive, prefix + child);
+            }
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public FileStatus next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        FileStatus result = next;
+        next = null;
+        return result;
+      }
+    };
+    return new StreamingIterator<>(children, names, lease);
+  }
+
+  /** The files at or below directory {@code member}, in name order, streamed. */
+  StreamingIterator<LocatedFileStatus> files(ArchiveCache.Lease lease, String member,
+      boolean recursive) throws IOException {
+    ArchiveCache.OpenArchive archive = lease.archive();
+    String prefix = member.isEmpty() ? "" : member + "/";
+    Stream<NameEntry> names = archive.reader.listEntries(prefix);
+    Iterator<LocatedFileStatus> files = names
+        .filter(e -> recursive || e.name().indexOf('/', prefix.length()) < 0)
+        .map(e -> {
+          try {
+            return located(archive, file(archive, e.name(), e.length(), e.mtimeMillis()),
+                e.name());
+          } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+          }
+        }).iterator();
+    return new StreamingIterator<>(files, names, lease);
+  }
+
+  /** Length, files and directories (the directory itself included) at or below a directory. */
+  ContentSummary summary(HpfReader reader, String member) throws IOException {
+    String prefix = member.isEmpty() ? "" : member + "/";
+    long files = 0;
+    long bytes = 0;
+    long directories = 1;
+    String[] previous = new String[0];
+    try (Stream<NameEntry> names = reader.listEntries(prefix)) {
+      for (Iterator<NameEntry> it = names.iterator(); it.hasNext();) {
+        NameEntry entry = it.next();
+        files++;
+        bytes += entry.length();
+        String[] components = entry.name().substring(prefix.length()).split("/");
+        int dirs = components.length - 1;
+        int common = 0;
+        while (common < dirs && common < previous.length - 1
+            && components[common].equals(previous[common])) {
+          common++;
+        }
+        directories += dirs - common;
+        previous = components;
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return new ContentSummary.Builder().length(bytes).fileCount(files)
+        .directoryCount(directories).spaceConsumed(bytes).build();
+  }
+
+  /**
+   * A RemoteIterator over a names stream that releases the stream and the archive lease when it
+   * is exhausted, fails, or is closed.
+   */
+  static final class StreamingIterator<T> implements RemoteIterator<T>, Closeable {
+    private final Iterator<T> items;
+    private final Stream<?> source;
+    private final ArchiveCache.Lease lease;
+    private boolean closed;
+
+    StreamingIterator(Iterator<T> items, Stream<?> source, ArchiveCache.Lease lease) {
+      this.items = items;
+      this.source = source;
+      this.lease = lease;
+    }
+
+    @Override
+    public boolean hasNext() throws IOException {
+      if (closed) {
+        return false;
+      }
+      boolean more;
+      try {
+        more = items.hasNext();
+      } catch (UncheckedIOException e) {
+        close();
+        throw e.getCause();
+      } catch (RuntimeException e) {
+        close();
+        throw e;
+      }
+      if (!more) {
+        close();
+      }
+      return more;
+    }
+
+    @Override
+    public T next() throws IOException {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      try {
+        return items.next();
+      } catch (UncheckedIOException e) {
+        close();
+        throw e.getCause();
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        source.close();
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      } finally {
+        lease.close();
+      }
+    }
+  }
+}

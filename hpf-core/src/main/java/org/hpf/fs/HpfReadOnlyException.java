@@ -1,0 +1,13 @@
+package org.hpf.fs;
+
+import org.hpf.HpfException;
+
+/** A mutating operation was called on {@code hpf://}, which is read-only. */
+public class HpfReadOnlyException extends HpfException {
+  private static final long serialVersionUID = 1L;
+
+  public HpfReadOnlyException(String operation, Object path) {
+    super("hpf:// is read-only: " + operation + " is not supported (" + path + "); change an "
+        + "archive with 'hpf append' or 'hpf delete' (org.hpf.write.ArchiveWriter)");
+  }
+}

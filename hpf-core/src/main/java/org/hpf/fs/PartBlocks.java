@@ -1,0 +1,71 @@
+package org.hpf.fs;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.fs.BlockLocation;
+
+/**
+ * The block locations of one part file, and the translation of a range of the part into the
+ * block locations of a member whose bytes lie in that range (as HAR does for its part files), so
+ * that a task reading a member is scheduled where the member's bytes are.
+ */
+final class PartBlocks {
+  private final BlockLocation[] blocks;
+
+  PartBlocks(BlockLocation[] blocks) {
+    this.blocks = blocks == null ? new BlockLocation[0] : blocks;
+  }
+
+  /**
+   * The blocks covering part bytes {@code [partStart, partStart + length)}, with offsets made
+   * relative to {@code memberStart} (the part offset of the member's byte 0).
+   */
+  BlockLocation[] slice(long memberStart, long partStart, long length) throws IOException {
+    List<BlockLocation> out = new ArrayList<>();
+    long end = partStart + length;
+    for (BlockLocation block : blocks) {
+      long from = Math.max(block.getOffset(), partStart);
+      long to = Math.min(block.getOffset() + block.getLength(), end);
+      if (from < to) {
+        BlockLocation copy = new BlockLocation(block);
+        copy.setOffset(from - memberStart);
+        copy.setLength(to - from);
+        out.add(copy);
+      }
+    }
+    return out.toArray(new BlockLocation[0]);
+  }
+
+  /**
+   * One location for a member that cannot be read from a byte offset (a compressed one):
+   * logical range {@code [0, memberLength)}, on the hosts of the blocks that hold its entry.
+   */
+  BlockLocation whole(long partStart, long entryLength, long memberLength) throws IOException {
+    Set<String> names = new LinkedHashSet<>();
+    Set<String> hosts = new LinkedHashSet<>();
+    Set<String> topology = new LinkedHashSet<>();
+    for (BlockLocation block : slice(partStart, partStart, entryLength)) {
+      names.addAll(List.of(block.getNames()));
+      hosts.addAll(List.of(block.getHosts()));
+      topology.addAll(List.of(block.getTopologyPaths()));
+    }
+    return new BlockLocation(names.toArray(new String[0]), hosts.toArray(new String[0]),
+        topology.toArray(new String[0]), 0, memberLength);
+  }
+
+  /** The hosts holding part bytes {@code [start, end)}, those holding the most bytes first. */
+  String[] hosts(long start, long end) throws IOException {
+    java.util.Map<String, Long> bytes = new java.util.HashMap<>();
+    for (BlockLocation block : slice(0, start, end - start)) {
+      for (String host : block.getHosts()) {
+        bytes.merge(host, block.getLength(), Long::sum);
+      }
+    }
+    return bytes.entrySet().stream()
+        .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+        .map(java.util.Map.Entry::getKey).toArray(String[]::new);
+  }
+}
