@@ -102,7 +102,15 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
       }
       String name = new String(bytes, buf.position(), n, StandardCharsets.UTF_8);
       buf.position(buf.position() + n);
-      block.add(new NameEntry(name, op == NameEntry.OP_DELETED, buf.getLong(), buf.getLong()));
+      long memberLength = buf.getLong();
+      long mtime = buf.getLong();
+      boolean deleted = op == NameEntry.OP_DELETED;
+      if (deleted ? memberLength != 0 || mtime != 0 : memberLength < 0) {
+        // A deletion is exactly Op 2 with Length and MTimeMillis 0; no member is shorter than 0.
+        throw new CorruptArchiveException(file, at, "bad names entry for '" + name + "' (op "
+            + op + ", length " + memberLength + ", mtime " + mtime + ")");
+      }
+      block.add(new NameEntry(name, deleted, memberLength, mtime));
     }
     if (buf.hasRemaining()) {
       throw new CorruptArchiveException(file, at, "names block has trailing bytes");

@@ -74,6 +74,18 @@ final class EntryReader {
     return checkHeader(bytes, record, name, part.name());
   }
 
+  /** The name stored in the entry a record points to, from its checked header. */
+  static String storedName(ArchiveInput part, IndexRecord record) throws IOException {
+    byte[] fixed = read(part, record.offset(), EntryHeader.FIXED_SIZE - 4, part.name());
+    int size = EntryHeader.size(((fixed[6] & 0xFF) << 8) | (fixed[7] & 0xFF));
+    if (size > record.entryLength()) {
+      throw new CorruptArchiveException(part.name(), record.offset(), "entry header of "
+          + size + " bytes in an entry of " + record.entryLength());
+    }
+    byte[] bytes = read(part, record.offset(), size, part.name());
+    return EntryHeader.read(bytes, 0, size, part.name(), record.offset()).name();
+  }
+
   /** A stream over a raw member's bytes; its content checksum is checked at the end. */
   static InputStream openRaw(ArchiveInput part, IndexRecord record, EntryHeader header) {
     long start = record.offset() + header.size();

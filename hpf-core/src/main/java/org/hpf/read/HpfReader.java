@@ -195,10 +195,23 @@ public final class HpfReader implements AutoCloseable {
         });
   }
 
-  /** The member's index record, or null if the archive has no such name. */
+  /**
+   * The index record the name's hash leads to, or null if the archive has no such name. Only the
+   * 128-bit hash is compared: see {@link #entryName} to tell the member from a name that shares
+   * its hash.
+   */
   public IndexRecord record(String name) throws IOException {
     Found found = find(name);
     return found == null ? null : found.record;
+  }
+
+  /**
+   * The name stored in the entry {@code record} (a record of this generation) points to. Writers
+   * use it to tell a member from another name with the same 128-bit hash, which {@link #record}
+   * cannot.
+   */
+  public String entryName(IndexRecord record) throws IOException {
+    return EntryReader.storedName(parts.partOf(record, storage.location()), record);
   }
 
   private ArchiveInput openGenerationFile(String name) throws IOException {

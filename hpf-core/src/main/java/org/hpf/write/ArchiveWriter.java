@@ -13,7 +13,9 @@ import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.hpf.FileNotInArchiveException;
+import org.hpf.HashCollisionException;
 import org.hpf.NameExistsException;
+import org.hpf.format.ArchiveLayout;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
@@ -116,6 +118,11 @@ public final class ArchiveWriter implements AutoCloseable {
     List<String> clashes = new ArrayList<>();
     for (Source source : sources) {
       IndexRecord existing = reader.record(source.name());
+      if (existing != null && !reader.entryName(existing).equals(source.name())) {
+        // Replacing it would silently drop the other member; the create refuses this too.
+        throw new HashCollisionException("'" + source.name() + "' has the same 128-bit hash as "
+            + "the member '" + reader.entryName(existing) + "'");
+      }
       if (existing != null) {
         replaced.put(source.name(), existing);
         if (clashes.size() < 5) {
@@ -130,8 +137,18 @@ public final class ArchiveWriter implements AutoCloseable {
     JournalHeader header = new JournalHeader(JournalHeader.APPEND, replace,
         manifest.generation(), manifest.bucketCapacity(), manifest.blockSize(),
         manifest.partSize());
-    Addition.Outcome outcome = Addition.run(storage, manifest.archiveId(), commit, sources,
-        replaced, options, manifest.blockSize(), nextPartId(storage, manifest), header, pool);
+    Addition.Outcome outcome;
+    try {
+      outcome = Addition.run(storage, manifest.archiveId(), commit, sources, replaced, options,
+          manifest.blockSize(), nextPartId(storage, manifest), header, pool);
+    } catch (HashCollisionException e) {
+      // Found while indexing, before the commit point: recovery would roll the journal forward
+      // into the same collision on every open, so the append is dropped here instead (it was
+      // never acknowledged); its parts are leftovers that no generation names.
+      storage.delete(ArchiveLayout.journal(commit.generation()));
+      GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      throw e;
+    }
     long bytes = outcome.parts().stream().mapToLong(PartInfo::length).sum();
     return finish(outcome.commit(), sources.size() - replaced.size(), replaced.size(), 0, bytes,
         outcome.parts().size(), 0, start);
@@ -144,7 +161,7 @@ public final class ArchiveWriter implements AutoCloseable {
     GenerationCommit commit = newCommit();
     for (String name : unique) {
       IndexRecord existing = reader.record(name);
-      if (existing == null) {
+      if (existing == null || !reader.entryName(existing).equals(name)) {
         throw new FileNotInArchiveException(storage.location(), name);
       }
       commit.delete(name, existing);

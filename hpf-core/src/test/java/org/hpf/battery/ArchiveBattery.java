@@ -190,9 +190,16 @@ abstract class ArchiveBattery {
     Map<String, Long> expected = new TreeMap<>();
     expected.put(Manifest.fileName(1), null);
     expected.put(ArchiveLayout.directory(1), null);
-    expected.put(ArchiveLayout.names(1), null);
+    expected.put(ArchiveLayout.names(1, 0), null);
+    assertEquals(1, manifest.layers().size(), "a create writes one index layer");
+    assertEquals(1, manifest.namesSegments().size(), "a create writes one names segment");
     for (BucketRef bucket : reader.directory().buckets()) {
-      expected.put(bucket.indexFile(), bucket.indexFileLength());
+      if (bucket.recordCount() == 0) {
+        // An empty bucket has no index file.
+        assertEquals(new BucketRef(bucket.localDepth(), 0, 0, 0, 0, 0), bucket, "empty bucket");
+      } else {
+        expected.put(bucket.indexFile(), bucket.indexFileLength());
+      }
     }
     for (Manifest.PartInfo part : manifest.parts()) {
       expected.put(ArchiveLayout.part(part.id()), part.length());

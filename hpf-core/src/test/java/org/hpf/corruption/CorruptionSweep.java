@@ -4,11 +4,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -26,6 +28,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
+import org.hpf.format.ArchiveLayout;
 import org.hpf.format.DirectoryFile;
 import org.hpf.format.DirectoryFile.BucketRef;
 import org.hpf.format.EntryHeader;
@@ -34,31 +37,52 @@ import org.hpf.format.FileHeader;
 import org.hpf.format.IndexHeader;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
+import org.hpf.format.MemberNames;
+import org.hpf.format.NameEntry;
 import org.hpf.format.NameHash;
 import org.hpf.format.NameHasher;
+import org.hpf.index.BucketFunction;
 import org.hpf.read.HpfReader;
 import org.hpf.read.MemberStatus;
 import org.hpf.read.ReaderOptions;
 import org.hpf.write.ArchiveCreator;
+import org.hpf.write.ArchiveWriter;
 import org.hpf.write.WriterOptions;
 
 /**
  * Damages the files of an archive one at a time (truncations and single-bit flips) and reads
  * every member after each damage with a fresh reader: get, open (read to the end), stat, exists,
- * plus list() and lookups of absent names.
+ * plus listEntries() and lookups of absent and deleted names.
+ *
+ * <p>The archive has several generations ({@link #build}): a create, an append that adds names
+ * and replaces some (a delta index layer with fingerprints, function codec 2), and a delete
+ * (tombstones); so it has several index layers, several names segments, and parts holding
+ * entries that no member uses any more.
  *
  * <p>The rule every read must follow: return exactly the right bytes or values, or throw an
  * {@link HpfException} ({@code CorruptArchiveException}, {@code ArchiveVersionException}, ...).
  * A member that exists must never be reported missing, and no other exception type may escape.
  *
  * <p>On top of that rule the sweep knows which bytes each read covers (docs/FORMAT.md: point
- * lookups check the checksums of exactly the bytes they read, whole-file reads check the footer)
- * and asserts that damage is detected by exactly the reads that touch it: a damaged manifest or
- * directory fails the open, a damaged names file fails list(), a damaged index file fails the
- * lookups of its bucket (or of the one member whose record is damaged), a damaged part entry
- * fails the reads of its member. Reads that do not touch the damaged bytes must still succeed
- * exactly; among them, every read after damage to a part's header or footer or to an index
- * file's footer, which no point lookup reads.
+ * lookups check the checksums of exactly the bytes they read, whole-file reads check the footer,
+ * a reader checks a part's header and id when it first opens the part) and asserts that damage
+ * is detected by exactly the reads that touch it:
+ * <ul>
+ *   <li>a damaged manifest (of the current generation) or directory of any of its index layers
+ *       fails the open; an older manifest is read by nobody;
+ *   <li>a damaged names segment fails the listing;
+ *   <li>a lookup asks the layers from the newest down and, in each, loads the bucket's index file
+ *       (header and function section, checked) and reads at most one record (checked); the sweep
+ *       computes from the undamaged files which buckets and records every lookup touches, so
+ *       damage there fails exactly those lookups (of members, and of absent and deleted names,
+ *       which are otherwise answered "not found"); a truncated index file fails every lookup
+ *       that loads it; its footer is read by no lookup;
+ *   <li>a damaged part header or part id (its first 28 bytes) or a truncated part fails every
+ *       get, open and stat of the members in that part; a damaged entry fails the reads of its
+ *       member (stat only if the damage is in the entry header); entries no member uses and the
+ *       part's footer are read by nobody.
+ * </ul>
+ * Every other read must succeed exactly.
  */
 final class CorruptionSweep {
   /** How the sweep reads and replaces an archive file (local: java.nio; HDFS: delete+create). */
@@ -68,33 +92,52 @@ final class CorruptionSweep {
     void replace(String name, byte[] bytes) throws IOException;
   }
 
-  /** Where each member lives and what its reads must return. */
-  record Member(String name, byte[] bytes, MemberStatus status, int entryLength, int headerLength,
-      String indexFile, int recordNumber) {}
+  /**
+   * One step of a lookup in one index layer: the bucket's index file is loaded, and record
+   * {@code record} of it is read (-1: the function or the fingerprints ruled the name out).
+   */
+  record Touch(String file, int record) {}
 
-  /** Which reads a damage must break; every other read must succeed exactly. */
-  private record Expectation(boolean openFails, boolean listFails, Set<String> failGet,
-      Set<String> failStat, Set<String> failExists) {
-    static Expectation none() {
-      return new Expectation(false, false, Set.of(), Set.of(), Set.of());
+  /** Where each member lives, which index bytes its lookup reads, and what reads return. */
+  record Member(String name, byte[] bytes, MemberStatus status, int entryLength,
+      int headerLength, List<Touch> lookup) {}
+
+  /** A name that is not a member (never was, or was deleted), and what its lookup reads. */
+  record Absent(String name, boolean deleted, List<Touch> lookup) {}
+
+  /** What the archive must hold: members and their bytes and mtimes, and deleted names. */
+  record Model(Map<String, byte[]> bytes, Map<String, Long> mtimes, Set<String> deleted,
+      Set<String> replaced) {}
+
+  /** One damage: a truncation to {@code cut} bytes, or a flip in byte {@code offset}. */
+  private record Damage(String file, boolean truncation, int cut, int offset) {
+    boolean covers(int from, int to) {
+      return truncation || (offset >= from && offset < to);
     }
   }
 
-  private static final List<String> ABSENT =
-      List.of("no-such-member", "d0/absent.bin", "zzz/ünknown", "a");
+  /** An index file as the current generation uses it. */
+  private record IndexFile(BucketRef ref, int layer, long recordsOffset, int codec,
+      List<IndexRecord> records) {}
+
+  private static final List<String> NEVER_MEMBERS =
+      List.of("no-such-member", "d0/absent.bin", "zzz/ünknown", "a", "d0", "added");
 
   private final FileSystem fs;
   private final Path archive;
   private final FileAccess access;
   private final Map<String, Member> members = new LinkedHashMap<>();
-  private final List<String> names = new ArrayList<>();
+  private final List<Absent> absent = new ArrayList<>();
+  private final List<NameEntry> listing = new ArrayList<>();
   private final Map<String, List<Member>> byPart = new HashMap<>();
-  private final Map<String, List<Member>> byIndex = new HashMap<>();
-  private final Map<String, BucketRef> buckets = new HashMap<>();
+  private final Map<String, IndexFile> indexFiles = new TreeMap<>();
   private final List<String> failures = new ArrayList<>();
   private String manifestFile;
-  private String directoryFile;
-  private String namesFile;
+  private final Set<String> olderManifests = new HashSet<>();
+  private final List<String> directoryFiles = new ArrayList<>();
+  private final List<String> namesFiles = new ArrayList<>();
+  private final Set<String> partFiles = new HashSet<>();
+  private int layers;
   private int mutations;
   private int reads;
   private int detected;
@@ -108,101 +151,262 @@ final class CorruptionSweep {
   // ---------------------------------------------------------------- building the archive
 
   /** Writes {@code count} source files of mixed sizes, compressible and not, into {@code dir}. */
-  static void writeSources(java.nio.file.Path dir, int count, long seed, boolean bigMember)
-      throws IOException {
+  static void writeSources(java.nio.file.Path dir, String prefix, int count, long seed,
+      boolean bigMember) throws IOException {
     Random random = new Random(seed);
     String[] dirs = {"d0", "d1/sub", "ünïcödé", "日本語", "x"};
     for (int i = 0; i < count; i++) {
-      String name = dirs[i % dirs.length] + "/f-" + i + (i % 3 == 0 ? ".txt" : ".bin");
-      byte[] bytes;
-      int kind = i % 10;
-      if (i == 0) {
-        bytes = new byte[0];
-      } else if (kind < 4) {
-        bytes = new byte[random.nextInt(3000)]; // incompressible, small
-        random.nextBytes(bytes);
-      } else if (kind < 8) {
-        StringBuilder text = new StringBuilder(); // compressible text
-        int lines = 1 + random.nextInt(60);
-        for (int l = 0; l < lines; l++) {
-          text.append("line ").append(l).append(" of member ").append(i).append(": ")
-              .append("lorem ipsum dolor sit amet ".repeat(1 + random.nextInt(4))).append('\n');
-        }
-        bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-      } else if (kind == 8) {
-        bytes = new byte[1 + random.nextInt(40)]; // tiny
-        random.nextBytes(bytes);
-      } else {
-        bytes = new byte[10_000 + random.nextInt(30_000)]; // larger, half compressible
-        random.nextBytes(bytes);
-        Arrays.fill(bytes, bytes.length / 2, bytes.length, (byte) 'q');
-      }
-      java.nio.file.Path file = dir.resolve(name);
-      Files.createDirectories(file.getParent());
-      Files.write(file, bytes);
+      String name = prefix + dirs[i % dirs.length] + "/f-" + i + (i % 3 == 0 ? ".txt" : ".bin");
+      writeSource(dir, name, i, random);
     }
     if (bigMember) {
       // A raw member over 1 MiB: open() streams it instead of reading it whole.
       byte[] big = new byte[(1 << 20) + 12_345];
       random.nextBytes(big);
-      Files.write(dir.resolve("big-raw.bin"), big);
+      Files.write(dir.resolve(prefix + "big-raw.bin"), big);
     }
   }
 
-  static void create(Configuration conf, java.nio.file.Path sources, Path archive,
-      int bucketCapacity, long partSize) throws IOException {
-    ArchiveCreator.create(conf, archive, List.of(new Path(sources.toUri())),
-        WriterOptions.builder().threads(2).bucketCapacity(bucketCapacity).partSize(partSize)
-            .blockSize(1 << 20).build());
+  private static void writeSource(java.nio.file.Path dir, String name, int i, Random random)
+      throws IOException {
+    byte[] bytes;
+    int kind = i % 10;
+    if (i == 0) {
+      bytes = new byte[0];
+    } else if (kind < 4) {
+      bytes = new byte[random.nextInt(3000)]; // incompressible, small
+      random.nextBytes(bytes);
+    } else if (kind < 8) {
+      StringBuilder text = new StringBuilder(); // compressible text
+      int lines = 1 + random.nextInt(60);
+      for (int l = 0; l < lines; l++) {
+        text.append("line ").append(l).append(" of member ").append(i).append(": ")
+            .append("lorem ipsum dolor sit amet ".repeat(1 + random.nextInt(4))).append('\n');
+      }
+      bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+    } else if (kind == 8) {
+      bytes = new byte[1 + random.nextInt(40)]; // tiny
+      random.nextBytes(bytes);
+    } else {
+      bytes = new byte[10_000 + random.nextInt(30_000)]; // larger, half compressible
+      random.nextBytes(bytes);
+      Arrays.fill(bytes, bytes.length / 2, bytes.length, (byte) 'q');
+    }
+    java.nio.file.Path file = dir.resolve(name);
+    Files.createDirectories(file.getParent());
+    Files.write(file, bytes);
+    // Whole seconds: exact on every file system.
+    Files.setLastModifiedTime(file, FileTime.fromMillis(1_600_000_000_000L + 1000L * i));
+  }
+
+  /**
+   * Builds the swept archive in three generations: a create of {@code baseCount} members, an
+   * append (with replace) of {@code added} new members and {@code replaced} new versions of
+   * existing ones, and a delete of {@code deleted} names (base members, appended members and a
+   * replaced one). The counts are chosen by the callers so that the append and the delete each
+   * write an index layer of their own (fewer records than a quarter of the layer below) and a
+   * names segment of their own.
+   */
+  static Model build(Configuration conf, java.nio.file.Path tmp, Path archive, int baseCount,
+      int added, int replaced, int deleted, int bucketCapacity, long partSize, long seed)
+      throws IOException {
+    java.nio.file.Path base = tmp.resolve("src-base");
+    writeSources(base, "", baseCount, seed, true);
+    WriterOptions options = WriterOptions.builder().threads(2).bucketCapacity(bucketCapacity)
+        .partSize(partSize).blockSize(1 << 20).build();
+    ArchiveCreator.create(conf, archive, List.of(new Path(base.toUri())), options);
+    Map<String, byte[]> bytes = new TreeMap<>(MemberNames.ORDER);
+    Map<String, Long> mtimes = new HashMap<>();
+    readTree(base, bytes, mtimes);
+    List<String> baseNames = new ArrayList<>(bytes.keySet());
+
+    java.nio.file.Path more = tmp.resolve("src-append");
+    Random random = new Random(seed + 1);
+    writeSources(more, "added/", added, seed + 2, false);
+    Set<String> replacedNames = new TreeSet<>(MemberNames.ORDER);
+    for (int i = 0; replacedNames.size() < replaced; i++) {
+      String name = baseNames.get((i * 37 + 11) % baseNames.size());
+      if (replacedNames.add(name)) {
+        writeSource(more, name, 1000 + i, random);
+      }
+    }
+    readTree(more, bytes, mtimes);
+
+    List<String> all = new ArrayList<>(bytes.keySet());
+    Set<String> deletedNames = new TreeSet<>(MemberNames.ORDER);
+    deletedNames.add(replacedNames.iterator().next());
+    for (String name : all) {
+      if (name.startsWith("added/") && deletedNames.size() < 2) {
+        deletedNames.add(name);
+      }
+    }
+    for (int i = 0; deletedNames.size() < deleted; i++) {
+      deletedNames.add(all.get((i * 53 + 5) % all.size()));
+    }
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, options)) {
+      writer.append(List.of(new Path(more.toUri())), true);
+      writer.delete(deletedNames);
+    }
+    for (String name : deletedNames) {
+      bytes.remove(name);
+      mtimes.remove(name);
+    }
+    return new Model(bytes, mtimes, deletedNames, replacedNames);
+  }
+
+  private static void readTree(java.nio.file.Path root, Map<String, byte[]> bytes,
+      Map<String, Long> mtimes) throws IOException {
+    try (Stream<java.nio.file.Path> walk = Files.walk(root)) {
+      for (java.nio.file.Path file : walk.filter(Files::isRegularFile).toList()) {
+        String name = root.relativize(file).toString().replace('\\', '/');
+        bytes.put(name, Files.readAllBytes(file));
+        mtimes.put(name, Files.getLastModifiedTime(file).toMillis());
+      }
+    }
   }
 
   // ---------------------------------------------------------------- learning the good archive
 
-  /** Reads the undamaged archive and records every expected answer and every member's place. */
-  void learn(java.nio.file.Path sources) throws IOException {
+  /**
+   * Reads the undamaged archive and records every expected answer, every member's place, and
+   * which index bytes every lookup reads (by evaluating each layer's functions itself).
+   */
+  void learn(Model model) throws IOException {
     try (HpfReader reader = open()) {
       Manifest manifest = reader.manifest();
       manifestFile = Manifest.fileName(manifest.generation());
-      directoryFile = manifest.directoryFile();
-      namesFile = manifest.namesFile();
-      DirectoryFile directory = reader.directory();
-      for (BucketRef bucket : directory.buckets()) {
-        buckets.put(bucket.indexFile(), bucket);
-      }
-      try (Stream<String> listed = reader.list()) {
-        names.addAll(listed.toList());
-      }
-      Map<String, List<String>> bucketMembers = new HashMap<>();
-      for (String name : names) {
-        NameHash hash = NameHasher.MURMUR3_128.hash(name);
-        bucketMembers.computeIfAbsent(directory.bucketOf(hash).indexFile(), k -> new ArrayList<>())
-            .add(name);
-      }
-      Map<String, Integer> recordNumbers = new HashMap<>();
-      for (List<String> inBucket : bucketMembers.values()) {
-        inBucket.sort(Comparator.comparing(NameHasher.MURMUR3_128::hash));
-        for (int i = 0; i < inBucket.size(); i++) {
-          recordNumbers.put(inBucket.get(i), i);
+      for (String name : listManifests()) {
+        if (!name.equals(manifestFile)) {
+          olderManifests.add(name);
         }
       }
-      for (String name : names) {
-        byte[] bytes = Files.readAllBytes(sources.resolve(name));
+      layers = manifest.layers().size();
+      for (Manifest.Layer layer : manifest.layers()) {
+        directoryFiles.add(layer.directoryFile());
+      }
+      for (Manifest.NamesSegment segment : manifest.namesSegments()) {
+        namesFiles.add(segment.file());
+      }
+      for (Manifest.PartInfo part : manifest.parts()) {
+        partFiles.add(ArchiveLayout.part(part.id()));
+      }
+      List<DirectoryFile> directories = reader.layers();
+      for (int layer = 0; layer < directories.size(); layer++) {
+        for (BucketRef ref : directories.get(layer).buckets()) {
+          if (ref.recordCount() > 0) {
+            indexFiles.put(ref.indexFile(), loadIndexFile(ref, layer, manifest));
+          }
+        }
+      }
+      try (Stream<NameEntry> listed = reader.listEntries()) {
+        listing.addAll(listed.toList());
+      }
+      List<String> names = listing.stream().map(NameEntry::name).toList();
+      if (!names.equals(new ArrayList<>(model.bytes().keySet()))) {
+        throw new AssertionError("undamaged archive lists " + names.size() + " names, the model "
+            + "has " + model.bytes().size());
+      }
+      for (NameEntry entry : listing) {
+        String name = entry.name();
+        byte[] bytes = model.bytes().get(name);
         if (!Arrays.equals(bytes, reader.get(name))) {
           throw new AssertionError("undamaged archive returns wrong bytes for " + name);
         }
         MemberStatus status = reader.stat(name);
+        if (status.length() != bytes.length || entry.length() != bytes.length
+            || status.mtimeMillis() != model.mtimes().get(name)
+            || entry.mtimeMillis() != model.mtimes().get(name)) {
+          throw new AssertionError("undamaged archive: wrong status of " + name + ": " + status
+              + ", listed as " + entry);
+        }
         int nameBytes = name.getBytes(StandardCharsets.UTF_8).length;
         int headerLength = EntryHeader.size(nameBytes);
         int entryLength = (int) (headerLength + status.storedLength() + EntryHeader.TRAILER_SIZE);
-        String indexFile = directory.bucketOf(NameHasher.MURMUR3_128.hash(name)).indexFile();
-        Member member = new Member(name, bytes, status, entryLength, headerLength, indexFile,
-            recordNumbers.get(name));
+        List<Touch> lookup = lookup(directories, name, true);
+        Member member = new Member(name, bytes, status, entryLength, headerLength, lookup);
         members.put(name, member);
-        byPart.computeIfAbsent(org.hpf.format.ArchiveLayout.part(status.part()),
-            k -> new ArrayList<>()).add(member);
-        byIndex.computeIfAbsent(indexFile, k -> new ArrayList<>()).add(member);
+        byPart.computeIfAbsent(ArchiveLayout.part(status.part()), k -> new ArrayList<>())
+            .add(member);
+      }
+      for (String name : model.deleted()) {
+        absent.add(new Absent(name, true, lookup(directories, name, false)));
+        if (reader.exists(name)) {
+          throw new AssertionError("undamaged archive: deleted " + name + " exists");
+        }
+      }
+      for (String name : NEVER_MEMBERS) {
+        if (model.bytes().containsKey(name)) {
+          throw new AssertionError(name + " is a member");
+        }
+        absent.add(new Absent(name, false, lookup(directories, name, false)));
       }
     }
+  }
+
+  private List<String> listManifests() throws IOException {
+    List<String> names = new ArrayList<>();
+    for (org.apache.hadoop.fs.FileStatus status : fs.listStatus(new Path(archive, Manifest.DIR))) {
+      names.add(Manifest.DIR + "/" + status.getPath().getName());
+    }
+    return names;
+  }
+
+  private IndexFile loadIndexFile(BucketRef ref, int layer, Manifest manifest)
+      throws IOException {
+    byte[] bytes = access.read(ref.indexFile());
+    ByteBuffer buf = ByteBuffer.wrap(bytes);
+    buf.position(FileHeader.SIZE);
+    IndexHeader header = IndexHeader.read(buf, ref.indexFile());
+    List<IndexRecord> records = new ArrayList<>();
+    for (int i = 0; i < header.recordCount(); i++) {
+      records.add(IndexRecord.read(bytes, (int) header.recordsOffset() + IndexRecord.SIZE * i,
+          ref.indexFile(), 0));
+    }
+    if (layer > 0 && header.functionCodec() != BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS) {
+      throw new AssertionError(ref.indexFile() + " of layer " + layer + " has codec "
+          + header.functionCodec());
+    }
+    return new IndexFile(ref, layer, header.recordsOffset(), header.functionCodec(), records);
+  }
+
+  /**
+   * The index bytes a lookup of {@code name} reads, as HpfReader looks names up: from the newest
+   * layer down, skip empty buckets, load the bucket, evaluate its function (with fingerprints in
+   * codec 2) and read the record it names; stop at the first record whose hash is the name's.
+   */
+  private List<Touch> lookup(List<DirectoryFile> directories, String name, boolean member)
+      throws IOException {
+    NameHash hash = NameHasher.MURMUR3_128.hash(name);
+    List<Touch> touches = new ArrayList<>();
+    for (int layer = directories.size() - 1; layer >= 0; layer--) {
+      BucketRef ref = directories.get(layer).bucketOf(hash);
+      if (ref.recordCount() == 0) {
+        continue;
+      }
+      byte[] bytes = access.read(ref.indexFile());
+      ByteBuffer buf = ByteBuffer.wrap(bytes);
+      buf.position(FileHeader.SIZE);
+      IndexHeader header = IndexHeader.read(buf, ref.indexFile());
+      BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), bytes,
+          FileHeader.SIZE + IndexHeader.SIZE, header.functionLength(), header.recordCount(),
+          ref.indexFile());
+      long slot = function.slotOf(hash);
+      touches.add(new Touch(ref.indexFile(), (int) slot));
+      if (slot >= 0) {
+        IndexRecord record = indexFiles.get(ref.indexFile()).records().get((int) slot);
+        if (record.hash().equals(hash)) {
+          if (record.isTombstone() == member) {
+            throw new AssertionError(name + ": lookup ends at "
+                + (member ? "a tombstone" : "a member's record") + " in layer " + layer);
+          }
+          return touches;
+        }
+      }
+    }
+    if (member) {
+      throw new AssertionError(name + ": no layer has its record");
+    }
+    return touches;
   }
 
   /** The archive's files, relative to its root, in a stable order. */
@@ -222,11 +426,51 @@ final class CorruptionSweep {
   }
 
   int bucketCount() {
-    return buckets.size();
+    return indexFiles.size();
   }
 
   int partCount() {
-    return byPart.size();
+    return partFiles.size();
+  }
+
+  int layerCount() {
+    return layers;
+  }
+
+  int namesSegmentCount() {
+    return namesFiles.size();
+  }
+
+  /** Index files of the layers above the base (fingerprinted, function codec 2). */
+  long deltaIndexFiles() {
+    return indexFiles.values().stream().filter(f -> f.layer() > 0).count();
+  }
+
+  /** Tombstones in the index files of the current generation. */
+  long tombstones() {
+    return indexFiles.values().stream().flatMap(f -> f.records().stream())
+        .filter(IndexRecord::isTombstone).count();
+  }
+
+  /** Parts holding entries that no member of the current generation uses. */
+  long partsWithDeadEntries() throws IOException {
+    long count = 0;
+    try (HpfReader reader = open()) {
+      for (Manifest.PartInfo part : reader.manifest().parts()) {
+        long entries = 0;
+        byte[] bytes = access.read(ArchiveLayout.part(part.id()));
+        int at = FileHeader.SIZE + 4;
+        while (at < bytes.length - FileFooter.SIZE) {
+          EntryHeader header = EntryHeader.read(bytes, at, bytes.length - at, "p", at);
+          at += (int) header.entryLength();
+          entries++;
+        }
+        if (entries > part.liveEntries()) {
+          count++;
+        }
+      }
+    }
+    return count;
   }
 
   private HpfReader open() throws IOException {
@@ -236,8 +480,10 @@ final class CorruptionSweep {
   // ---------------------------------------------------------------- the sweep
 
   /**
-   * Damages every file: truncations at the given points and {@code flips} single-bit flips at
-   * random offsets (a few of them in the header and the footer), restoring it after each.
+   * Damages every file: truncations at the given points and {@code flips} single-bit flips, the
+   * first ones aimed at the regions each kind of file has (header, footer, part id, function
+   * section, fingerprints, tombstone records, entry headers), the rest at random offsets;
+   * restoring the file after each.
    */
   void sweep(List<String> files, int flips, boolean allTruncations, long seed)
       throws IOException {
@@ -247,155 +493,203 @@ final class CorruptionSweep {
       int length = original.length;
       TreeSet<Integer> cuts = new TreeSet<>();
       if (allTruncations) {
-        cuts.addAll(List.of(0, 1, FileHeader.SIZE - 1, FileHeader.SIZE, length / 2,
-            length - 1, length - FileFooter.SIZE));
+        cuts.addAll(List.of(0, 1, FileHeader.SIZE - 1, FileHeader.SIZE, FileHeader.SIZE + 3,
+            length / 2, length - 1, length - FileFooter.SIZE));
       } else {
         cuts.addAll(List.of(0, FileHeader.SIZE, length / 2, length - 1));
       }
       for (int cut : cuts) {
         if (cut >= 0 && cut < length) {
-          damage(file, original, Arrays.copyOf(original, cut), "truncated to " + cut + " of "
-              + length + " bytes", truncation(file, cut));
+          damage(original, new Damage(file, true, cut, -1),
+              "truncated to " + cut + " of " + length + " bytes");
         }
       }
+      List<int[]> targets = targets(file, length);
       for (int i = 0; i < flips; i++) {
         int offset;
-        if (i == 0) {
-          offset = random.nextInt(FileHeader.SIZE);
-        } else if (i == 1) {
-          offset = length - 1 - random.nextInt(FileFooter.SIZE);
+        if (i < targets.size()) {
+          int[] range = targets.get(i);
+          offset = range[0] + random.nextInt(range[1] - range[0]);
         } else {
           offset = random.nextInt(length);
         }
         int bit = random.nextInt(8);
         byte[] flipped = original.clone();
         flipped[offset] ^= (byte) (1 << bit);
-        damage(file, original, flipped, "bit " + bit + " of byte " + offset + " of " + length
-            + " flipped", flip(file, offset, length));
+        damage(original, flipped, new Damage(file, false, -1, offset),
+            "bit " + bit + " of byte " + offset + " of " + length + " flipped");
       }
     }
     // Everything was restored: the archive reads as new.
     checkUndamaged();
   }
 
+  /** Byte ranges [from, to) worth aiming the first flips of a file at. */
+  private List<int[]> targets(String file, int length) {
+    List<int[]> targets = new ArrayList<>();
+    targets.add(new int[] {0, FileHeader.SIZE});
+    targets.add(new int[] {length - FileFooter.SIZE, length});
+    if (partFiles.contains(file)) {
+      targets.add(new int[] {FileHeader.SIZE, FileHeader.SIZE + 4}); // PartId
+      for (Member member : byPart.getOrDefault(file, List.of())) {
+        int start = (int) member.status().partOffset();
+        targets.add(new int[] {start, start + member.headerLength()});
+        if (targets.size() >= 5) {
+          break;
+        }
+      }
+    }
+    IndexFile index = indexFiles.get(file);
+    if (index != null) {
+      int sectionStart = FileHeader.SIZE;
+      targets.add(new int[] {sectionStart, (int) index.recordsOffset()});
+      if (index.codec() == BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS) {
+        int fingerprints = (int) index.recordsOffset() - 4 - 2 * index.records().size();
+        targets.add(new int[] {fingerprints, fingerprints + 2 * index.records().size()});
+      }
+      for (int r = 0; r < index.records().size(); r++) {
+        if (index.records().get(r).isTombstone()) {
+          int at = (int) index.recordsOffset() + IndexRecord.SIZE * r;
+          targets.add(new int[] {at, at + IndexRecord.SIZE});
+          break;
+        }
+      }
+    }
+    return targets;
+  }
+
   /**
-   * Flips every single bit of the manifest and of the directory in turn: both are read whole
-   * when an archive is opened, so each flip must make the open fail (which keeps this cheap).
+   * Flips every single bit of the manifest and of every layer's directory in turn: they are read
+   * whole when an archive is opened, so each flip must make the open fail (which keeps this
+   * cheap).
    */
-  void flipEveryBitOfManifestAndDirectory() throws IOException {
-    for (String file : List.of(manifestFile, directoryFile)) {
+  void flipEveryBitOfManifestAndDirectories() throws IOException {
+    List<String> files = new ArrayList<>();
+    files.add(manifestFile);
+    files.addAll(directoryFiles);
+    for (String file : files) {
       byte[] original = access.read(file);
       for (int bit = 0; bit < 8 * original.length; bit++) {
         byte[] flipped = original.clone();
         flipped[bit / 8] ^= (byte) (1 << (bit % 8));
-        damage(file, original, flipped, "bit " + bit % 8 + " of byte " + bit / 8 + " flipped",
-            whole(file));
+        damage(original, flipped, new Damage(file, false, -1, bit / 8),
+            "bit " + bit % 8 + " of byte " + bit / 8 + " flipped");
       }
     }
+  }
+
+  /**
+   * Flips one bit (at random) of every byte of one tombstone record, and of every fingerprint of
+   * the bucket that holds it: each flip must fail exactly the lookups that read those bytes (a
+   * tombstone's record is read by the lookup of its name, and by a lookup whose fingerprint
+   * matches its slot's; fingerprints are checked with the function section when a bucket is
+   * loaded).
+   */
+  void flipTombstoneAndFingerprintBits(long seed) throws IOException {
+    Random random = new Random(seed);
+    for (Map.Entry<String, IndexFile> e : indexFiles.entrySet()) {
+      IndexFile index = e.getValue();
+      for (int r = 0; r < index.records().size(); r++) {
+        if (!index.records().get(r).isTombstone()) {
+          continue;
+        }
+        byte[] original = access.read(e.getKey());
+        int at = (int) index.recordsOffset() + IndexRecord.SIZE * r;
+        for (int i = at; i < at + IndexRecord.SIZE; i++) {
+          flipBit(e.getKey(), original, 8 * i + random.nextInt(8));
+        }
+        int fingerprints = (int) index.recordsOffset() - 4 - 2 * index.records().size();
+        for (int f = 0; f < index.records().size(); f++) {
+          flipBit(e.getKey(), original, 8 * (fingerprints + 2 * f) + random.nextInt(16));
+        }
+        return;
+      }
+    }
+    throw new AssertionError("no tombstone to damage");
+  }
+
+  private void flipBit(String file, byte[] original, int bit) throws IOException {
+    byte[] flipped = original.clone();
+    flipped[bit / 8] ^= (byte) (1 << (bit % 8));
+    damage(original, flipped, new Damage(file, false, -1, bit / 8),
+        "bit " + bit % 8 + " of byte " + bit / 8 + " flipped");
   }
 
   /** Checks every read of the archive as it is, expecting no error at all. */
   void checkUndamaged() {
-    check("(undamaged archive)", "no damage", Expectation.none());
+    check(null, "no damage");
   }
 
-  private void damage(String file, byte[] original, byte[] damaged, String what,
-      Expectation expectation) throws IOException {
+  private void damage(byte[] original, Damage damage, String what) throws IOException {
+    damage(original, Arrays.copyOf(original, damage.cut()), damage, what);
+  }
+
+  private void damage(byte[] original, byte[] damaged, Damage damage, String what)
+      throws IOException {
     mutations++;
-    access.replace(file, damaged);
+    access.replace(damage.file(), damaged);
     try {
-      check(file, what, expectation);
+      check(damage, what);
     } finally {
-      access.replace(file, original);
+      access.replace(damage.file(), original);
     }
   }
 
-  private static boolean isPart(String file) {
-    return file.startsWith("part-");
+  // ---------------------------------------------------------------- which reads must fail
+
+  private void checkKnown(String file) {
+    if (!file.equals(manifestFile) && !olderManifests.contains(file)
+        && !directoryFiles.contains(file) && !namesFiles.contains(file)
+        && !partFiles.contains(file) && !indexFiles.containsKey(file)) {
+      throw new AssertionError("unexpected archive file " + file);
+    }
   }
 
-  private static boolean isIndex(String file) {
-    return file.startsWith("index-");
+  private boolean openFails(Damage d) {
+    return d != null && (d.file().equals(manifestFile) || directoryFiles.contains(d.file()));
   }
 
-  private Set<String> namesOf(List<Member> list) {
-    Set<String> set = new HashSet<>();
-    for (Member member : list) {
-      set.add(member.name());
-    }
-    return set;
+  private boolean listFails(Damage d) {
+    return d != null && namesFiles.contains(d.file());
   }
 
-  private Expectation whole(String file) {
-    if (file.equals(manifestFile) || file.equals(directoryFile)) {
-      return new Expectation(true, false, Set.of(), Set.of(), Set.of());
+  /** Whether a lookup that reads these index bytes meets the damage. */
+  private boolean lookupFails(Damage d, List<Touch> lookup) {
+    if (d == null) {
+      return false;
     }
-    if (file.equals(namesFile)) {
-      return new Expectation(false, true, Set.of(), Set.of(), Set.of());
+    IndexFile index = indexFiles.get(d.file());
+    if (index == null) {
+      return false;
     }
-    return null;
-  }
-
-  private Expectation truncation(String file, int cut) {
-    Expectation whole = whole(file);
-    if (whole != null) {
-      return whole;
-    }
-    if (isPart(file)) {
-      // The reader compares the part's length with the manifest's before any read of it.
-      Set<String> inPart = namesOf(byPart.getOrDefault(file, List.of()));
-      return new Expectation(false, false, inPart, inPart, Set.of());
-    }
-    if (isIndex(file)) {
-      // The reader compares the index file's length with the directory's when loading a bucket.
-      Set<String> inBucket = namesOf(byIndex.getOrDefault(file, List.of()));
-      return new Expectation(false, false, inBucket, inBucket, inBucket);
-    }
-    throw new AssertionError("unexpected archive file " + file);
-  }
-
-  private Expectation flip(String file, int offset, int length) {
-    Expectation whole = whole(file);
-    if (whole != null) {
-      return whole;
-    }
-    if (isPart(file)) {
-      // Point reads read whole entries (get, open) or entry headers (stat); the part's own
-      // header and footer are read by no lookup.
-      for (Member member : byPart.getOrDefault(file, List.of())) {
-        long start = member.status().partOffset();
-        if (offset >= start && offset < start + member.entryLength()) {
-          Set<String> get = Set.of(member.name());
-          Set<String> stat = offset < start + member.headerLength() ? get : Set.of();
-          return new Expectation(false, false, get, stat, Set.of());
-        }
+    for (Touch touch : lookup) {
+      if (!touch.file().equals(d.file())) {
+        continue;
       }
-      return Expectation.none();
+      // Loading checks the length against the directory, the header and the function section.
+      if (d.covers(0, (int) index.recordsOffset())) {
+        return true;
+      }
+      if (touch.record() >= 0) {
+        int at = (int) index.recordsOffset() + IndexRecord.SIZE * touch.record();
+        return d.covers(at, at + IndexRecord.SIZE);
+      }
     }
-    if (isIndex(file)) {
-      // Loading a bucket checks the header and the function section; a lookup checks the one
-      // record it reads; the footer is read only by a whole-file verify.
-      BucketRef bucket = buckets.get(file);
-      long recordsOffset = new IndexHeader(bucket.recordCount(), bucket.localDepth(), 0, 0,
-          bucket.functionLength()).recordsOffset();
-      List<Member> inBucket = byIndex.getOrDefault(file, List.of());
-      if (offset < recordsOffset) {
-        Set<String> all = namesOf(inBucket);
-        return new Expectation(false, false, all, all, all);
-      }
-      if (offset >= length - FileFooter.SIZE) {
-        return Expectation.none();
-      }
-      int record = (int) ((offset - recordsOffset) / IndexRecord.SIZE);
-      for (Member member : inBucket) {
-        if (member.recordNumber() == record) {
-          Set<String> one = Set.of(member.name());
-          return new Expectation(false, false, one, one, one);
-        }
-      }
-      throw new AssertionError("no member has record " + record + " of " + file);
+    return false;
+  }
+
+  /** Whether opening the member's part meets the damage: a cut part, its header or part id. */
+  private static boolean partFails(Damage d, Member m) {
+    return d != null && d.file().equals(ArchiveLayout.part(m.status().part()))
+        && d.covers(0, FileHeader.SIZE + 4);
+  }
+
+  private static boolean entryFails(Damage d, Member m, boolean headerOnly) {
+    if (d == null || d.truncation() || !d.file().equals(ArchiveLayout.part(m.status().part()))) {
+      return false;
     }
-    throw new AssertionError("unexpected archive file " + file);
+    int start = (int) m.status().partOffset();
+    return d.covers(start, start + (headerOnly ? m.headerLength() : m.entryLength()));
   }
 
   // ---------------------------------------------------------------- checking one damage
@@ -424,22 +718,23 @@ final class CorruptionSweep {
     return text.toString();
   }
 
-  private void fail(String file, String what, String read, String problem) {
+  private void fail(Damage d, String what, String read, String problem) {
     if (failures.size() < 60) {
-      failures.add(file + ", " + what + ": " + read + ": " + problem);
+      failures.add((d == null ? "(undamaged archive)" : d.file()) + ", " + what + ": " + read
+          + ": " + problem);
     }
   }
 
   /** Runs one read; returns true if it threw (an allowed exception). */
-  private boolean attempt(String file, String what, String read, boolean mustFail,
+  private boolean attempt(Damage d, String what, String read, boolean mustFail,
       ThrowingCheck check) {
     reads++;
     try {
       String wrong = check.run();
       if (wrong != null) {
-        fail(file, what, read, wrong);
+        fail(d, what, read, wrong);
       } else if (mustFail) {
-        fail(file, what, read, "damage went unnoticed although this read covers it");
+        fail(d, what, read, "damage went unnoticed although this read covers it");
       }
       return false;
     } catch (Throwable t) {
@@ -449,9 +744,9 @@ final class CorruptionSweep {
       }
       String problem = classify(t);
       if (problem != null) {
-        fail(file, what, read, problem);
+        fail(d, what, read, problem);
       } else if (!mustFail) {
-        fail(file, what, read, "failed although it reads no damaged byte: " + t);
+        fail(d, what, read, "failed although it reads no damaged byte: " + t);
       } else {
         detected++;
       }
@@ -465,20 +760,24 @@ final class CorruptionSweep {
     String run() throws Exception;
   }
 
-  private void check(String file, String what, Expectation expect) {
+  private void check(Damage d, String what) {
+    if (d != null) {
+      checkKnown(d.file());
+    }
     HpfReader reader;
+    boolean openFails = openFails(d);
     try {
       reader = open();
-      if (expect.openFails()) {
-        fail(file, what, "open", "damage went unnoticed although open reads the whole file");
+      if (openFails) {
+        fail(d, what, "open", "damage went unnoticed although open reads the whole file");
       }
     } catch (Throwable t) {
       reads++;
       String problem = classify(t);
       if (problem != null) {
-        fail(file, what, "open", problem);
-      } else if (!expect.openFails()) {
-        fail(file, what, "open", "failed although it reads no damaged byte: " + t);
+        fail(d, what, "open", problem);
+      } else if (!openFails) {
+        fail(d, what, "open", "failed although it reads no damaged byte: " + t);
       } else {
         detected++;
       }
@@ -487,54 +786,79 @@ final class CorruptionSweep {
     try (reader) {
       for (Member member : members.values()) {
         String name = member.name();
-        attempt(file, what, "get(" + name + ")", expect.failGet().contains(name),
+        boolean lookup = lookupFails(d, member.lookup());
+        boolean part = partFails(d, member);
+        boolean get = lookup || part || entryFails(d, member, false);
+        boolean stat = lookup || part || entryFails(d, member, true);
+        attempt(d, what, "get(" + name + ")", get,
             () -> Arrays.equals(member.bytes(), reader.get(name)) ? null : "wrong bytes");
-        attempt(file, what, "open(" + name + ")", expect.failGet().contains(name),
+        attempt(d, what, "open(" + name + ")", get,
             () -> Arrays.equals(member.bytes(), readAll(reader, name)) ? null : "wrong bytes");
-        attempt(file, what, "stat(" + name + ")", expect.failStat().contains(name),
+        attempt(d, what, "stat(" + name + ")", stat,
             () -> member.status().equals(reader.stat(name)) ? null
                 : "wrong status " + reader.stat(name) + ", expected " + member.status());
-        attempt(file, what, "exists(" + name + ")", expect.failExists().contains(name),
+        attempt(d, what, "exists(" + name + ")", lookup,
             () -> reader.exists(name) ? null : "says the member does not exist");
       }
-      for (String absent : ABSENT) {
-        attemptAbsent(file, what, absent, reader);
+      for (Absent name : absent) {
+        attemptAbsent(d, what, name, lookupFails(d, name.lookup()), reader);
       }
-      attempt(file, what, "list()", expect.listFails(), () -> {
-        try (Stream<String> listed = reader.list()) {
-          List<String> got = listed.toList();
-          return got.equals(names) ? null : "wrong listing (" + got.size() + " names)";
+      attempt(d, what, "listEntries()", listFails(d), () -> {
+        try (Stream<NameEntry> listed = reader.listEntries()) {
+          List<NameEntry> got = listed.toList();
+          return got.equals(listing) ? null : "wrong listing (" + got.size() + " names)";
         }
       });
     } catch (IOException e) {
-      fail(file, what, "close", "threw " + describe(e));
+      fail(d, what, "close", "threw " + describe(e));
     }
   }
 
-  /** A name that is not a member: not found, or an allowed exception; never bytes. */
-  private void attemptAbsent(String file, String what, String absent, HpfReader reader) {
+  /**
+   * A name that is not a member: "not found" (FileNotInArchiveException, exists false), never
+   * bytes; if its lookup reads damaged index bytes, an HpfException from every read instead.
+   */
+  private void attemptAbsent(Damage d, String what, Absent name, boolean mustFail,
+      HpfReader reader) {
+    String n = name.name();
     List<ThrowingCheck> reads = List.of(
-        () -> "returned " + reader.get(absent).length + " bytes",
+        () -> "returned " + reader.get(n).length + " bytes",
         () -> {
-          try (InputStream in = reader.open(absent)) {
+          try (InputStream in = reader.open(n)) {
             return "opened a stream";
           }
         },
-        () -> "returned " + reader.stat(absent),
-        () -> reader.exists(absent) ? "says it exists" : null);
+        () -> "returned " + reader.stat(n),
+        () -> reader.exists(n) ? "says it exists" : null);
+    String label = (name.deleted() ? "deleted '" : "absent '") + n + "' read ";
     for (int i = 0; i < reads.size(); i++) {
       this.reads++;
+      boolean notFound = i == 3;
       try {
         String wrong = reads.get(i).run();
         if (wrong != null) {
-          fail(file, what, "absent '" + absent + "' read " + i, wrong);
+          fail(d, what, label + i, wrong);
+        } else if (mustFail) {
+          fail(d, what, label + i, "damage went unnoticed although this lookup reads it");
         }
-      } catch (FileNotInArchiveException expected) {
-        // right
+      } catch (FileNotInArchiveException e) {
+        if (mustFail) {
+          fail(d, what, label + i, "reported missing although its lookup reads damage: " + e);
+        } else {
+          notFound = true;
+        }
       } catch (Throwable t) {
         if (!(t instanceof HpfException)) {
-          fail(file, what, "absent '" + absent + "' read " + i, "threw " + describe(t));
+          fail(d, what, label + i, "threw " + describe(t));
+        } else if (!mustFail) {
+          fail(d, what, label + i, "failed although it reads no damaged byte: " + t);
+        } else {
+          detected++;
         }
+        continue;
+      }
+      if (!notFound && !mustFail) {
+        fail(d, what, label + i, "was not reported missing");
       }
     }
   }
@@ -568,6 +892,14 @@ final class CorruptionSweep {
   String summary() {
     return mutations + " damaged archives, " + reads + " reads, " + detected
         + " of them reported the damage as expected, " + failures.size() + " failures";
+  }
+
+  String describeArchive() throws IOException {
+    return files().size() + " files, " + members.size() + " members, " + absent.size()
+        + " absent or deleted names, " + partCount() + " parts (" + partsWithDeadEntries()
+        + " with dead entries), " + layerCount() + " index layers, " + bucketCount()
+        + " index files (" + deltaIndexFiles() + " fingerprinted), " + tombstones()
+        + " tombstones, " + namesSegmentCount() + " names segments: " + files();
   }
 
   // ---------------------------------------------------------------- file access

@@ -10,9 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Corruption sweep on the local file system: every file of a ~300-member archive (several parts,
- * several buckets) is truncated at several points and has single bits flipped at random offsets;
- * after each damage every member is read (see {@link CorruptionSweep} for the rules).
+ * Corruption sweep on the local file system: an archive of three generations (a create of ~300
+ * members in several parts and buckets, an append with replace, a delete), so that it has three
+ * index layers (two fingerprinted, one with tombstones) and three names segments. Every file is
+ * truncated at several points and has single bits flipped (aimed at each region, then at random
+ * offsets); the manifest and every directory have every bit flipped, every byte of a
+ * tombstone and every fingerprint of its bucket one bit; after each damage every member and
+ * non-member is read (see {@link CorruptionSweep} for the rules).
  *
  * <p>The flip offsets are random: the seed is printed, and {@code -Dhpf.corruption.seed=N}
  * replays a run.
@@ -32,25 +36,33 @@ class LocalCorruptionTest {
   void everyDamageIsReportedOrHarmless() throws Exception {
     long seed = seed();
     long start = System.nanoTime();
-    Path sources = tmp.resolve("src");
-    CorruptionSweep.writeSources(sources, 300, 20240601L, true);
     Configuration conf = new Configuration();
     org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path(tmp.resolve("a.hpf").toUri());
-    CorruptionSweep.create(conf, sources, archive, 48, 96 * 1024);
+    // 301 base records; the append's 48 records (40 new, 8 replaced) and the delete's 10 are
+    // each fewer than a quarter of the layer below: three layers, three names segments.
+    CorruptionSweep.Model model = CorruptionSweep.build(conf, tmp, archive, 300, 40, 8, 10, 48,
+        96 * 1024, 20240601L);
     FileSystem fs = archive.getFileSystem(conf);
     CorruptionSweep sweep =
         new CorruptionSweep(fs, archive, CorruptionSweep.local(tmp.resolve("a.hpf")));
-    sweep.learn(sources);
+    sweep.learn(model);
     sweep.checkUndamaged();
     List<String> files = sweep.files();
-    System.out.println(files.size() + " files, " + sweep.members().size() + " members, "
-        + sweep.partCount() + " parts, " + sweep.bucketCount() + " buckets: " + files);
+    System.out.println(sweep.describeArchive());
     assertTrue(sweep.partCount() >= 3, "parts: " + sweep.partCount());
-    assertTrue(sweep.bucketCount() >= 3, "buckets: " + sweep.bucketCount());
+    assertTrue(sweep.partsWithDeadEntries() >= 1, "parts with dead entries");
+    assertTrue(sweep.bucketCount() >= 3, "index files: " + sweep.bucketCount());
+    assertTrue(sweep.layerCount() == 3, "index layers: " + sweep.layerCount());
+    assertTrue(sweep.deltaIndexFiles() >= 2, "fingerprinted index files");
+    assertTrue(sweep.tombstones() == 10, "tombstones: " + sweep.tombstones());
+    assertTrue(sweep.namesSegmentCount() == 3, "names segments: " + sweep.namesSegmentCount());
+    assertTrue(files.stream().filter(f -> f.startsWith("_manifests/")).count() == 2,
+        "the newest two manifests are kept: " + files);
     assertTrue(sweep.failures().isEmpty(), String.join("\n", sweep.failures()));
 
     sweep.sweep(files, 24, true, seed);
-    sweep.flipEveryBitOfManifestAndDirectory();
+    sweep.flipEveryBitOfManifestAndDirectories();
+    sweep.flipTombstoneAndFingerprintBits(seed);
     System.out.println(sweep.summary() + " in " + (System.nanoTime() - start) / 1_000_000
         + " ms");
     assertTrue(sweep.failures().isEmpty(), "seed " + seed + ": " + sweep.summary() + "\n"

@@ -92,7 +92,7 @@ class DirectoryFileTest {
       for (int i = 0; i < lows.length; i++) {
         lows[i] = random.nextLong();
       }
-      ExtendibleHashing hashing = new ExtendibleHashing(1 + random.nextInt(50), r -> lows[r]);
+      ExtendibleHashing hashing = ExtendibleHashing.empty(1 + random.nextInt(50), r -> lows[r]);
       for (int i = 0; i < lows.length; i++) {
         hashing.insert(i);
       }
@@ -122,6 +122,22 @@ class DirectoryFileTest {
     assertEquals(0b110, DirectoryFile.slotOf(hash, 3));
     assertEquals(0b1011_0110, DirectoryFile.slotOf(hash, 24));
     assertEquals((1 << 24) - 1, DirectoryFile.slotOf(new NameHash(0, -1L), 24));
+  }
+
+  @Test
+  void emptyBucketsHaveNoIndexFileAndZeroFields() throws Exception {
+    // A bucket with RecordCount 0 has IndexGeneration, BucketId, FunctionLength and
+    // IndexFileLength 0: 29 bytes of one depth byte and 28 zeros.
+    BucketRef empty = new BucketRef(1, 0, 0, 0, 0, 0);
+    DirectoryFile directory = new DirectoryFile(1, List.of(bucket(1, 3), empty),
+        new int[] {0, 1});
+    byte[] file = directory.toBytes(ID);
+    int second = FileHeader.SIZE + 1 + 4 + 29;
+    assertEquals(1, file[second]);
+    for (int i = 1; i < 29; i++) {
+      assertEquals(0, file[second + i], "byte " + i + " of the empty bucket");
+    }
+    assertSameDirectory(directory, parse(file));
   }
 
   @Test

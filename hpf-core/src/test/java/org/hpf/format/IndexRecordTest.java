@@ -107,6 +107,38 @@ class IndexRecordTest {
     }
   }
 
+  /**
+   * A tombstone is Flags 0x80 with Part, Offset, EntryLength and OriginalLength 0: it round trips
+   * and reads as a tombstone; any other use of bit 7, or a tombstone with a non-zero field, is
+   * corruption even with a valid checksum.
+   */
+  @Test
+  void tombstonesAreAcceptedOnlyInTheirExactForm() throws Exception {
+    IndexRecord tombstone = IndexRecord.tombstone(HASH);
+    assertTrue(tombstone.isTombstone());
+    byte[] bytes = tombstone.toBytes();
+    assertEquals("112233445566778899AABBCCDDEEFF00" + "000000" + "80" + "000000000000"
+        + "0000000000" + "0000000000",
+        HexFormat.of().formatHex(bytes, 0, 36).toUpperCase(java.util.Locale.ROOT));
+    assertEquals(Checksums.crc32c(bytes, 0, 36), ByteBuffer.wrap(bytes).getInt(36));
+    IndexRecord read = roundTrip(tombstone);
+    assertTrue(read.isTombstone());
+    assertEquals(HASH, read.hash());
+    assertTrue(!new IndexRecord(HASH, 1, 1, 2, 3, 4).isTombstone());
+    assertTrue(!new IndexRecord(HASH, 0, 0, 0, 0, 0).isTombstone(), "an empty raw member");
+    IndexRecord[] almost = {
+        new IndexRecord(HASH, 1, 0x80, 0, 0, 0), new IndexRecord(HASH, 0, 0x80, 1, 0, 0),
+        new IndexRecord(HASH, 0, 0x80, 0, 1, 0), new IndexRecord(HASH, 0, 0x80, 0, 0, 1),
+        new IndexRecord(HASH, 0, 0x81, 0, 0, 0), new IndexRecord(HASH, 0, 0xC0, 0, 0, 0),
+        new IndexRecord(HASH, 0, 0x40, 0, 0, 0), new IndexRecord(HASH, 7, 0x80, 8, 9, 10)};
+    for (IndexRecord record : almost) {
+      byte[] encoded = record.toBytes();
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          () -> IndexRecord.read(encoded, 0, "f", 0), record.toString());
+      assertTrue(e.getMessage().contains("unknown record flags"), e.getMessage());
+    }
+  }
+
   @Test
   void writerSideLimits() {
     assertThrows(LimitExceededException.class,

@@ -2,6 +2,7 @@ package org.hpf.format;
 
 import static org.hpf.format.FormatTesting.ID;
 import static org.hpf.format.FormatTesting.OTHER_ID;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -31,6 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 class JournalTest {
   private static final String FILE = "_journal-0000000001";
 
+  /** An append on generation 7 with replace, as ArchiveWriter writes it. */
+  static final JournalHeader HEADER =
+      new JournalHeader(JournalHeader.APPEND, true, 7, 1234, 128L << 20, 1L << 30);
+
   @TempDir Path tmp;
   private HadoopStorage storage;
 
@@ -56,8 +61,8 @@ class JournalTest {
   private long[] write(List<JournalEntry> entries, int batch) throws IOException {
     storage.delete(FILE);
     long[] starts = new long[entries.size() + 1];
-    long at = FileHeader.SIZE;
-    try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID)) {
+    long at = JournalReader.PREAMBLE;
+    try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID, HEADER)) {
       for (int i = 0; i < entries.size(); i += batch) {
         writer.append(entries.subList(i, Math.min(entries.size(), i + batch)));
       }
@@ -106,9 +111,74 @@ class JournalTest {
 
     write(List.of(entry), 1);
     byte[] file = bytes();
-    assertEquals(FileHeader.SIZE + encoded.length, file.length);
+    assertEquals(FileHeader.SIZE + JournalHeader.SIZE + encoded.length, file.length);
+    assertEquals(54, JournalReader.PREAMBLE);
     assertEquals(Arrays.toString(FileHeader.bytes(FileKind.JOURNAL, ID)),
         Arrays.toString(Arrays.copyOf(file, FileHeader.SIZE)));
+    // JournalHeader --> Operation:uint8, Flags:uint8, BaseGeneration:int64,
+    //                   BucketCapacity:int32, BlockSize:int64, PartSize:int64   (30 bytes)
+    ByteBuffer header = ByteBuffer.wrap(file, FileHeader.SIZE, JournalHeader.SIZE);
+    assertEquals(2, header.get()); // append
+    assertEquals(1, header.get()); // replace
+    assertEquals(7, header.getLong());
+    assertEquals(1234, header.getInt());
+    assertEquals(128L << 20, header.getLong());
+    assertEquals(1L << 30, header.getLong());
+    assertEquals(JournalReader.PREAMBLE, header.position());
+    assertArrayEquals(encoded, Arrays.copyOfRange(file, JournalReader.PREAMBLE, file.length));
+    JournalReader.Contents contents = read();
+    assertEquals(HEADER, contents.header());
+    assertEquals(ID, contents.archiveId());
+    assertEquals(List.of(entry), contents.entries());
+  }
+
+  @Test
+  void headerFieldsRoundTrip() throws Exception {
+    List<JournalHeader> headers = List.of(
+        new JournalHeader(JournalHeader.CREATE, false, 0, 1, 1, 1),
+        new JournalHeader(JournalHeader.APPEND, false, 1, Integer.MAX_VALUE, Long.MAX_VALUE,
+            Long.MAX_VALUE),
+        new JournalHeader(JournalHeader.APPEND, true, Long.MAX_VALUE, 42, 1 << 20, 4096));
+    for (JournalHeader header : headers) {
+      byte[] bytes = header.toBytes();
+      assertEquals(JournalHeader.SIZE, bytes.length);
+      assertEquals(header.operation(), bytes[0]);
+      assertEquals(header.replace() ? 1 : 0, bytes[1]);
+      assertEquals(header, JournalHeader.read(ByteBuffer.wrap(bytes), "j"));
+      storage.delete(FILE);
+      try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID, header)) {
+        writer.append(entries(2, 3));
+      }
+      JournalReader.Contents contents = read();
+      assertEquals(header, contents.header());
+      assertEquals(entries(2, 3), contents.entries());
+    }
+  }
+
+  @Test
+  void rejectsImpossibleHeaders() throws Exception {
+    byte[] good = HEADER.toBytes();
+    // Operation 1 or 2; Flags only bit 0; BaseGeneration >= 0; capacity, sizes >= 1.
+    List<java.util.function.Consumer<ByteBuffer>> damages = List.of(
+        b -> b.put(0, (byte) 0), b -> b.put(0, (byte) 3), b -> b.put(0, (byte) 0xFF),
+        b -> b.put(1, (byte) 2), b -> b.put(1, (byte) 0x81),
+        b -> b.putLong(2, -1), b -> b.putLong(2, Long.MIN_VALUE),
+        b -> b.putInt(10, 0), b -> b.putInt(10, -5),
+        b -> b.putLong(14, 0), b -> b.putLong(14, -1),
+        b -> b.putLong(22, 0), b -> b.putLong(22, Long.MIN_VALUE));
+    for (int i = 0; i < damages.size(); i++) {
+      byte[] bad = good.clone();
+      damages.get(i).accept(ByteBuffer.wrap(bad));
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          () -> JournalHeader.read(ByteBuffer.wrap(bad), "j"), "damage " + i);
+      assertTrue(e.getMessage().contains("bad journal header"), e.getMessage());
+      // The same through the reader of a whole journal.
+      write(entries(3, 4), 3);
+      byte[] file = bytes();
+      System.arraycopy(bad, 0, file, FileHeader.SIZE, JournalHeader.SIZE);
+      put(file);
+      assertThrows(CorruptArchiveException.class, this::read, "damage " + i);
+    }
   }
 
   @Test
@@ -129,9 +199,12 @@ class JournalTest {
     JournalReader.Contents empty = read();
     assertEquals(List.of(), empty.entries());
     assertFalse(empty.tornTail());
-    assertEquals(FileHeader.SIZE, empty.validLength());
+    assertEquals(HEADER, empty.header());
+    assertEquals(JournalReader.PREAMBLE, empty.validLength());
     byte[] header = bytes();
-    for (int length = 0; length < FileHeader.SIZE; length++) {
+    assertEquals(JournalReader.PREAMBLE, header.length);
+    // Cut anywhere before the end of the journal header: nothing was journaled.
+    for (int length = 0; length < JournalReader.PREAMBLE; length++) {
       put(Arrays.copyOf(header, length));
       assertThrows(CorruptArchiveException.class, this::read, "cut at " + length);
     }
@@ -143,9 +216,11 @@ class JournalTest {
     newer[5] = 2;
     put(newer);
     assertThrows(ArchiveVersionException.class, this::read);
-    byte[] part = FileHeader.bytes(FileKind.PART, ID);
+    byte[] part = header.clone();
+    System.arraycopy(FileHeader.bytes(FileKind.PART, ID), 0, part, 0, FileHeader.SIZE);
     put(part);
-    assertThrows(CorruptArchiveException.class, this::read);
+    assertTrue(assertThrows(CorruptArchiveException.class, this::read).getMessage()
+        .contains("expected kind"));
   }
 
   @Test
@@ -204,7 +279,8 @@ class JournalTest {
     long[] starts = write(entries, 3);
     byte[] file = bytes();
     // Every single bit of every record but the last.
-    for (long bit = 8L * FileHeader.SIZE; bit < 8 * starts[entries.size() - 1]; bit++) {
+    assertEquals(JournalReader.PREAMBLE, starts[0]);
+    for (long bit = 8L * JournalReader.PREAMBLE; bit < 8 * starts[entries.size() - 1]; bit++) {
       put(FormatTesting.flip(file, bit));
       long at = bit;
       CorruptArchiveException e = assertThrows(CorruptArchiveException.class, this::read,

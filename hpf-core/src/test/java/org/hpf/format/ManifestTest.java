@@ -11,24 +11,44 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.hpf.CorruptArchiveException;
+import org.hpf.format.Manifest.Layer;
+import org.hpf.format.Manifest.NamesSegment;
 import org.hpf.format.Manifest.PartInfo;
 import org.hpf.io.HadoopStorage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The manifest: round trip through storage, its byte layout, and rejection of bad bodies. */
+/**
+ * The manifest: round trip through storage, its byte layout (index layers, names segments, part
+ * statistics), and rejection of bad bodies.
+ */
 class ManifestTest {
   @TempDir Path tmp;
 
+  /** Two index layers (base and a delta), two names segments, {@code parts} parts. */
   static Manifest sample(int parts) {
+    return sample(parts, 2, 2);
+  }
+
+  static Manifest sample(int parts, int layerCount, int segmentCount) {
     List<PartInfo> list = new ArrayList<>();
     for (int i = 0; i < parts; i++) {
-      list.add(new PartInfo(i, 1000L * i + 36));
+      list.add(new PartInfo(i, 1000L * i + 36, 3L * i, 500L * i));
     }
-    return new Manifest(ID, 1, 1_700_000_000_123L, NameHasher.MURMUR3_128_ID, 12345, 6789012345L,
-        456789, 100, 128L << 20, 1L << 30, ArchiveLayout.directory(1), ArchiveLayout.names(1),
-        list);
+    List<Layer> layers = new ArrayList<>();
+    for (int i = 0; i < layerCount; i++) {
+      layers.add(new Layer(ArchiveLayout.directory(1 + 2L * i), 12345 - 100L * i));
+    }
+    List<NamesSegment> segments = new ArrayList<>();
+    for (int i = 0; i < segmentCount; i++) {
+      segments.add(new NamesSegment(ArchiveLayout.names(1 + 2L * i, i), 12000 + 7L * i));
+    }
+    return new Manifest(ID, 3, 1_700_000_000_123L, NameHasher.MURMUR3_128_ID, 12345, 6789012345L,
+        456789, 100, 128L << 20, 1L << 30, layers, segments, list);
   }
+
+  /** Offset of LayerCount: header and the fixed fields before it. */
+  private static final int LAYER_COUNT_AT = FileHeader.SIZE + 8 + 8 + 1 + 8 + 8 + 8 + 4 + 8 + 8;
 
   private static Manifest parse(byte[] file) throws Exception {
     ByteBuffer body = SealedFile.check(file, "m", FileKind.MANIFEST, ID);
@@ -39,20 +59,66 @@ class ManifestTest {
   void roundTripsThroughStorage() throws Exception {
     HadoopStorage storage = FormatTesting.storage(tmp);
     storage.mkdirs(Manifest.DIR);
+    long generation = 0;
     for (int parts : new int[] {0, 1, 7, 1000}) {
-      Manifest manifest = sample(parts);
-      String name = Manifest.fileName(parts + 1L);
-      FormatTesting.put(storage, name, manifest.toBytes());
-      ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
-      assertEquals(manifest, Manifest.parse(ID, body, name));
+      for (int layers : new int[] {1, 2, 5}) {
+        for (int segments : new int[] {0, 1, 3}) {
+          Manifest sample = sample(parts, layers, segments);
+          generation++;
+          Manifest manifest = new Manifest(ID, generation, sample.commitTimeMillis(),
+              sample.hashAlgorithm(), sample.fileCount(), sample.originalBytes(),
+              sample.storedBytes(), sample.bucketCapacity(), sample.blockSize(),
+              sample.partSize(), sample.layers(), sample.namesSegments(), sample.parts());
+          String name = Manifest.fileName(generation);
+          FormatTesting.put(storage, name, manifest.toBytes());
+          ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
+          assertEquals(manifest, Manifest.parse(ID, body, name));
+          assertEquals(manifest, Manifest.read(storage, generation));
+        }
+      }
     }
+  }
+
+  @Test
+  void readChecksTheGenerationItWasAskedFor() throws Exception {
+    HadoopStorage storage = FormatTesting.storage(tmp);
+    storage.mkdirs(Manifest.DIR);
+    // Generation 3's manifest stored under the name of generation 4.
+    FormatTesting.put(storage, Manifest.fileName(4), sample(2).toBytes());
+    CorruptArchiveException e =
+        assertThrows(CorruptArchiveException.class, () -> Manifest.read(storage, 4));
+    assertTrue(e.getMessage().contains("manifest says generation 3"), e.getMessage());
+    assertEquals(sample(2), parse(sample(2).toBytes()));
+  }
+
+  @Test
+  void readsTheDirectoryOfEveryLayerOldestFirst() throws Exception {
+    HadoopStorage storage = FormatTesting.storage(tmp);
+    DirectoryFile base = new DirectoryFile(1, List.of(
+        new DirectoryFile.BucketRef(1, 1, 0, 5, 100, 1000),
+        new DirectoryFile.BucketRef(1, 0, 0, 0, 0, 0)), new int[] {0, 1});
+    DirectoryFile delta = new DirectoryFile(0, List.of(
+        new DirectoryFile.BucketRef(0, 3, 0, 2, 50, 300)), new int[] {0});
+    FormatTesting.put(storage, ArchiveLayout.directory(1), base.toBytes(ID));
+    FormatTesting.put(storage, ArchiveLayout.directory(3), delta.toBytes(ID));
+    Manifest manifest = sample(1, 2, 1);
+    List<DirectoryFile> read = manifest.readDirectories(storage);
+    assertEquals(2, read.size());
+    assertEquals(base.buckets(), read.get(0).buckets());
+    assertEquals(delta.buckets(), read.get(1).buckets());
+    // A directory of another archive is refused.
+    FormatTesting.put(storage, ArchiveLayout.directory(3), delta.toBytes(FormatTesting.OTHER_ID));
+    assertThrows(CorruptArchiveException.class, () -> manifest.readDirectories(storage));
   }
 
   @Test
   void roundTripsExtremeValuesAndNonAsciiNames() throws Exception {
     Manifest manifest = new Manifest(ID, Long.MAX_VALUE, Long.MIN_VALUE, 1, Long.MAX_VALUE, -1,
-        0, Integer.MAX_VALUE, 0, Long.MAX_VALUE, "dïrectory-ü", "names-日本",
-        List.of(new PartInfo(Integer.MAX_VALUE, Long.MAX_VALUE), new PartInfo(0, 0)));
+        0, Integer.MAX_VALUE, 0, Long.MAX_VALUE,
+        List.of(new Layer("dïrectory-ü", Long.MAX_VALUE), new Layer("", 0)),
+        List.of(new NamesSegment("names-日本", Long.MAX_VALUE), new NamesSegment("😀", 0)),
+        List.of(new PartInfo(Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MIN_VALUE),
+            new PartInfo(0, 0, 0, 0)));
     assertEquals(manifest, parse(manifest.toBytes()));
   }
 
@@ -60,8 +126,9 @@ class ManifestTest {
   void layoutMatchesTheSpec() throws Exception {
     byte[] file = sample(2).toBytes();
     ByteBuffer buf = ByteBuffer.wrap(file);
+    assertEquals(FileKind.MANIFEST.code(), file[4]);
     buf.position(FileHeader.SIZE);
-    assertEquals(1, buf.getLong()); // Generation
+    assertEquals(3, buf.getLong()); // Generation
     assertEquals(1_700_000_000_123L, buf.getLong()); // CommitTimeMillis
     assertEquals(1, buf.get()); // HashAlgorithm
     assertEquals(12345, buf.getLong()); // FileCount
@@ -70,24 +137,54 @@ class ManifestTest {
     assertEquals(100, buf.getInt()); // BucketCapacity
     assertEquals(128L << 20, buf.getLong()); // BlockSize
     assertEquals(1L << 30, buf.getLong()); // PartSize
-    assertEquals(20, buf.getShort()); // DirectoryFile:String16
-    buf.position(buf.position() + 20);
-    assertEquals(16, buf.getShort()); // NamesFile
-    buf.position(buf.position() + 16);
+    assertEquals(LAYER_COUNT_AT, buf.position());
+    assertEquals(2, buf.getInt()); // LayerCount
+    assertEquals("directory-0000000001", string16(buf)); // Layer: DirectoryFile
+    assertEquals(12345, buf.getLong()); //        Records
+    assertEquals("directory-0000000003", string16(buf));
+    assertEquals(12245, buf.getLong());
+    assertEquals(2, buf.getInt()); // SegmentCount
+    assertEquals("names-0000000001-0", string16(buf)); // Segment: NamesFile
+    assertEquals(12000, buf.getLong()); //          Entries
+    assertEquals("names-0000000003-1", string16(buf));
+    assertEquals(12007, buf.getLong());
     assertEquals(2, buf.getInt()); // PartCount
-    assertEquals(0, buf.getInt());
-    assertEquals(36, buf.getLong());
+    assertEquals(0, buf.getInt()); // Part: PartId
+    assertEquals(36, buf.getLong()); //     Length
+    assertEquals(0, buf.getLong()); //      LiveEntries
+    assertEquals(0, buf.getLong()); //      LiveBytes
     assertEquals(1, buf.getInt());
     assertEquals(1036, buf.getLong());
+    assertEquals(3, buf.getLong());
+    assertEquals(500, buf.getLong());
     assertEquals(file.length - FileFooter.SIZE, buf.position());
-    assertEquals(FileKind.MANIFEST.code(), file[4]);
+    FileFooter.check(file, "m");
+    // Part: 4 + 8 + 8 + 8 bytes; Layer and Segment: String16 + 8.
+    assertEquals(LAYER_COUNT_AT + 4 + 2 * (2 + 20 + 8) + 4 + 2 * (2 + 18 + 8) + 4 + 2 * 28
+        + FileFooter.SIZE, file.length);
+  }
+
+  private static String string16(ByteBuffer buf) {
+    byte[] bytes = new byte[buf.getShort() & 0xFFFF];
+    buf.get(bytes);
+    return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void liveFractionIsLiveBytesOverEntryBytes() {
+    // Entry bytes of a part: its length less header, part id and footer (24 + 4 + 8).
+    assertEquals(0.25, new PartInfo(0, 36 + 4000, 7, 1000).liveFraction(), 1e-12);
+    assertEquals(1.0, new PartInfo(0, 36 + 4000, 7, 4000).liveFraction(), 1e-12);
+    assertEquals(0.0, new PartInfo(0, 36 + 4000, 0, 0).liveFraction(), 1e-12);
+    assertEquals(1.0, new PartInfo(0, 36, 0, 0).liveFraction(), 1e-12, "a part of no entries");
   }
 
   @Test
   void fileNamesAndGenerations() {
     assertEquals("_manifests/manifest-0000000001", Manifest.fileName(1));
     assertEquals("directory-0000000042", ArchiveLayout.directory(42));
-    assertEquals("names-0000000042", ArchiveLayout.names(42));
+    assertEquals("names-0000000042-0", ArchiveLayout.names(42, 0));
+    assertEquals("names-0000000042-12", ArchiveLayout.names(42, 12));
     assertEquals("index-0000000003-000017", ArchiveLayout.index(3, 17));
     assertEquals("part-000000", ArchiveLayout.part(0));
     assertEquals("part-999999", ArchiveLayout.part(999999));
@@ -109,16 +206,50 @@ class ManifestTest {
   }
 
   @Test
+  void rejectsBadLayerCounts() throws Exception {
+    byte[] file = sample(2).toBytes();
+    // At least one layer (the base); never more than the body can hold.
+    for (int count : new int[] {0, -1, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+      byte[] bad = file.clone();
+      ByteBuffer.wrap(bad).putInt(LAYER_COUNT_AT, count);
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          () -> parse(FormatTesting.reseal(bad)), "count " + count);
+      assertTrue(e.getMessage().contains("layer count") || count > 0, e.getMessage());
+    }
+    // One layer too many or too few: the lists after it are misread, and that is noticed.
+    for (int count : new int[] {1, 3}) {
+      byte[] bad = file.clone();
+      ByteBuffer.wrap(bad).putInt(LAYER_COUNT_AT, count);
+      assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)),
+          "count " + count);
+    }
+  }
+
+  @Test
+  void rejectsBadSegmentCounts() throws Exception {
+    byte[] file = sample(2).toBytes();
+    int countAt = LAYER_COUNT_AT + 4 + 2 * (2 + 20 + 8);
+    assertEquals(2, ByteBuffer.wrap(file).getInt(countAt));
+    for (int count : new int[] {-1, 1, 3, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+      byte[] bad = file.clone();
+      ByteBuffer.wrap(bad).putInt(countAt, count);
+      assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)),
+          "count " + count);
+    }
+  }
+
+  @Test
   void rejectsBadPartCounts() throws Exception {
     byte[] file = sample(2).toBytes();
-    int countAt = file.length - FileFooter.SIZE - 2 * 12 - 4;
+    int countAt = file.length - FileFooter.SIZE - 2 * 28 - 4;
+    assertEquals(2, ByteBuffer.wrap(file).getInt(countAt));
     for (int count : new int[] {-1, 3, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
       byte[] bad = file.clone();
       ByteBuffer.wrap(bad).putInt(countAt, count);
       assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)),
           "count " + count);
     }
-    // One part too few: the other part's 12 bytes are left over.
+    // One part too few: the other part's 28 bytes are left over.
     byte[] fewer = file.clone();
     ByteBuffer.wrap(fewer).putInt(countAt, 1);
     assertTrue(assertThrows(CorruptArchiveException.class,
@@ -147,11 +278,16 @@ class ManifestTest {
   @Test
   void stringLengthsPastTheBodyAreCorruption() throws Exception {
     byte[] file = sample(1).toBytes();
-    int directoryNameAt = FileHeader.SIZE + 8 + 8 + 1 + 8 + 8 + 8 + 4 + 8 + 8;
-    for (int length : new int[] {0xFFFF, 0x8000, 200}) {
-      byte[] bad = file.clone();
-      ByteBuffer.wrap(bad).putShort(directoryNameAt, (short) length);
-      assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)));
+    int firstDirectoryName = LAYER_COUNT_AT + 4;
+    int secondDirectoryName = firstDirectoryName + 2 + 20 + 8;
+    int firstSegmentName = secondDirectoryName + 2 + 20 + 8 + 4;
+    for (int at : new int[] {firstDirectoryName, secondDirectoryName, firstSegmentName}) {
+      for (int length : new int[] {0xFFFF, 0x8000, 400}) {
+        byte[] bad = file.clone();
+        ByteBuffer.wrap(bad).putShort(at, (short) length);
+        assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)),
+            "length " + length + " at " + at);
+      }
     }
   }
 

@@ -22,13 +22,23 @@ import org.hpf.format.ArchiveId;
 import org.hpf.read.HpfReader;
 import org.hpf.read.MemberStatus;
 import org.hpf.write.ArchiveCreator;
+import org.hpf.write.ArchiveWriter;
 import org.hpf.write.CreateResult;
 import org.hpf.write.WriterOptions;
 
 /**
  * The inputs of the golden version-1 archive: fixed member contents and modification times,
  * fixed archive id and writer options (one merge thread, so members land in parts in name
- * order), and the {@code expected.txt} that describes the result.
+ * order), the changes made after the create, and the {@code expected.txt} that describes the
+ * result.
+ *
+ * <p>The archive has three generations: generation 1 is a create of {@link #contents()};
+ * generation 2 an append with replace ({@link ArchiveWriter}) of {@link #appended()}, four new
+ * names and a new version of {@link #REPLACED}, which is written as an index layer of its own
+ * (function codec 2, fingerprints) and a names segment of its own; generation 3 a delete of
+ * {@link #DELETED}, written as a third layer holding one tombstone and a third segment holding
+ * one deletion. The writer keeps the newest two generations, so the archive holds the manifests
+ * of generations 2 and 3; its members are those of generation 3 ({@link #finalContents()}).
  *
  * <p>The archive is committed under {@code src/test/resources/golden/v1/archive.hpf/}. Never
  * regenerate it for an existing format version: it is the proof that readers still read what
@@ -41,6 +51,11 @@ final class GoldenArchive {
   static final long PART_SIZE = 4096;
   static final long BLOCK_SIZE = 1 << 20;
   static final long BASE_MTIME = 1_600_000_000_000L;
+  static final long APPEND_MTIME = 1_700_000_000_000L;
+  /** The member generation 2 replaces. */
+  static final String REPLACED = "text/lorem.txt";
+  /** The member generation 3 deletes. */
+  static final String DELETED = "b/c/d/e.txt";
 
   private GoldenArchive() {}
 
@@ -49,7 +64,7 @@ final class GoldenArchive {
         .partSize(PART_SIZE).blockSize(BLOCK_SIZE).build();
   }
 
-  /** Every member's name and bytes, in the order they are written. */
+  /** Every member of generation 1 (the create) and its bytes, in the order they are written. */
   static Map<String, byte[]> contents() {
     Map<String, byte[]> members = new LinkedHashMap<>();
     Random random = new Random(20250101L);
@@ -77,6 +92,41 @@ final class GoldenArchive {
     return members;
   }
 
+  /** What generation 2 appends (with replace): four new names and a new {@link #REPLACED}. */
+  static Map<String, byte[]> appended() {
+    Map<String, byte[]> members = new LinkedHashMap<>();
+    Random random = new Random(20250202L);
+    members.put("new/added-text.txt", utf8("appended in generation 2; ".repeat(50)));
+    members.put("new/ünï-raw.bin", randomBytes(random, 900));
+    members.put("new/empty", new byte[0]);
+    members.put(REPLACED, utf8("Replaced lorem, generation 2. ".repeat(30)));
+    members.put("zz/last 🎉", randomBytes(random, 17));
+    return members;
+  }
+
+  /** The members of the newest generation (3) and their bytes, by name. */
+  static Map<String, byte[]> finalContents() {
+    Map<String, byte[]> members = new LinkedHashMap<>(contents());
+    members.putAll(appended());
+    members.remove(DELETED);
+    return members;
+  }
+
+  /** The mtimes of the newest generation's members, by name. */
+  static Map<String, Long> finalMtimes() {
+    Map<String, Long> mtimes = new LinkedHashMap<>();
+    int i = 0;
+    for (String name : contents().keySet()) {
+      mtimes.put(name, mtime(i++));
+    }
+    i = 0;
+    for (String name : appended().keySet()) {
+      mtimes.put(name, appendMtime(i++));
+    }
+    mtimes.remove(DELETED);
+    return mtimes;
+  }
+
   private static byte[] utf8(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
@@ -92,22 +142,45 @@ final class GoldenArchive {
     return BASE_MTIME + 1000L * 3601 * i;
   }
 
+  /** The modification time of the {@code i}-th appended member. */
+  static long appendMtime(int i) {
+    return APPEND_MTIME + 1000L * 7 * i;
+  }
+
   /** Writes the members as files under {@code dir}, with their modification times. */
   static void writeSources(Path dir) throws IOException {
+    writeFiles(dir, contents(), GoldenArchive::mtime);
+  }
+
+  private static void writeFiles(Path dir, Map<String, byte[]> members,
+      java.util.function.IntToLongFunction mtime) throws IOException {
     int i = 0;
-    for (Map.Entry<String, byte[]> member : contents().entrySet()) {
+    for (Map.Entry<String, byte[]> member : members.entrySet()) {
       Path file = dir.resolve(member.getKey());
       Files.createDirectories(file.getParent());
       Files.write(file, member.getValue());
-      Files.setLastModifiedTime(file, FileTime.fromMillis(mtime(i++)));
+      Files.setLastModifiedTime(file, FileTime.fromMillis(mtime.applyAsLong(i++)));
     }
   }
 
-  /** Creates the golden archive from freshly written sources. */
-  static CreateResult create(Path sources, Path archive) throws IOException {
-    writeSources(sources);
-    return ArchiveCreator.create(new Configuration(), new org.apache.hadoop.fs.Path(archive.toUri()),
-        List.of(new org.apache.hadoop.fs.Path(sources.toUri())), options());
+  /**
+   * Creates the golden archive from freshly written sources under {@code work}, then appends and
+   * deletes as described above; returns what the create reported.
+   */
+  static CreateResult create(Path work, Path archive) throws IOException {
+    Configuration conf = new Configuration();
+    Path created = work.resolve("src");
+    writeSources(created);
+    org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(archive.toUri());
+    CreateResult result = ArchiveCreator.create(conf, target,
+        List.of(new org.apache.hadoop.fs.Path(created.toUri())), options());
+    Path more = work.resolve("src-append");
+    writeFiles(more, appended(), GoldenArchive::appendMtime);
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, target, options())) {
+      writer.append(List.of(new org.apache.hadoop.fs.Path(more.toUri())), true);
+      writer.delete(List.of(DELETED));
+    }
+    return result;
   }
 
   /** The committed golden directory, as Maven copied it to target/test-classes. */
@@ -176,6 +249,8 @@ final class GoldenArchive {
     StringBuilder text = new StringBuilder();
     text.append("# hpf golden archive, format version 1, written by GoldenArchiveWriter\n");
     text.append("# (mvn test -pl hpf-core -Dtest=GoldenArchiveWriter -Dhpf.golden.write=true).\n");
+    text.append("# Generations: a create, an append with replace, a delete; the newest (3) is\n");
+    text.append("# described, the manifests of 2 and 3 are kept.\n");
     text.append("# Do not edit or regenerate: GoldenArchiveTest checks archive.hpf against it.\n");
     text.append("# member lines: TAB-separated length, CRC32C, SHA-256, codec, mtime, name.\n");
     text.append("archiveId ").append(manifest.archiveId()).append('\n');
@@ -190,6 +265,26 @@ final class GoldenArchive {
     text.append("parts ").append(manifest.parts().size()).append('\n');
     text.append("buckets ").append(reader.directory().buckets().size()).append('\n');
     text.append("globalDepth ").append(reader.directory().globalDepth()).append('\n');
+    text.append("layers ").append(manifest.layers().size()).append('\n');
+    for (int i = 0; i < manifest.layers().size(); i++) {
+      var layer = manifest.layers().get(i);
+      var directory = reader.layers().get(i);
+      text.append("layer.").append(i).append(' ').append(layer.directoryFile())
+          .append(" records=").append(layer.records())
+          .append(" buckets=").append(directory.buckets().size())
+          .append(" globalDepth=").append(directory.globalDepth()).append('\n');
+    }
+    text.append("namesSegments ").append(manifest.namesSegments().size()).append('\n');
+    for (int i = 0; i < manifest.namesSegments().size(); i++) {
+      var segment = manifest.namesSegments().get(i);
+      text.append("segment.").append(i).append(' ').append(segment.file())
+          .append(" entries=").append(segment.entries()).append('\n');
+    }
+    for (var part : manifest.parts()) {
+      text.append("part.").append(part.id()).append(" length=").append(part.length())
+          .append(" liveEntries=").append(part.liveEntries())
+          .append(" liveBytes=").append(part.liveBytes()).append('\n');
+    }
     text.append(LZ4_COMPRESSOR).append(' ').append(lz4Compressor()).append('\n');
     List<String> names;
     try (var listed = reader.list()) {

@@ -34,7 +34,7 @@ class GoldenArchiveWriter {
       }
     }
     Files.createDirectories(target);
-    System.out.println(GoldenArchive.create(tmp.resolve("src"), archive));
+    System.out.println(GoldenArchive.create(tmp, archive));
     try (HpfReader reader = HpfReader.open(new Configuration(),
         new org.apache.hadoop.fs.Path(archive.toUri()))) {
       Files.writeString(target.resolve("expected.txt"), GoldenArchive.describe(reader),

@@ -26,7 +26,7 @@ class ExtendibleHashingTest {
   private final LongArrayList lows = new LongArrayList();
 
   private ExtendibleHashing hashing(int capacity) {
-    return new ExtendibleHashing(capacity, id -> lows.getLong(id));
+    return ExtendibleHashing.empty(capacity, id -> lows.getLong(id));
   }
 
   private int insert(ExtendibleHashing h, long low) throws HashCollisionException {
@@ -279,6 +279,112 @@ class ExtendibleHashingTest {
     assertEquals(0, h.globalDepth(), "up to the capacity they share a bucket unsplit");
     lows.add(((long) (capacity + 1) << 40) | low24);
     assertThrows(HashCollisionException.class, () -> h.insert(lows.size() - 1));
+  }
+
+  /** A directory as stored: the buckets of {@code h} as refs of generation 1. */
+  private static DirectoryFile stored(ExtendibleHashing h) {
+    List<DirectoryFile.BucketRef> refs = new ArrayList<>();
+    for (int b = 0; b < h.buckets().size(); b++) {
+      ExtendibleHashing.Bucket bucket = h.buckets().get(b);
+      int n = bucket.members().size();
+      refs.add(n == 0 ? new DirectoryFile.BucketRef(bucket.localDepth(), 0, 0, 0, 0, 0)
+          : new DirectoryFile.BucketRef(bucket.localDepth(), 1, b, n, 10, 100 + b));
+    }
+    return new DirectoryFile(h.globalDepth(), refs, h.slots());
+  }
+
+  /**
+   * A committed directory reopened with {@code of}: every bucket is its stored self, unchanged,
+   * with prefixes and slots as stored; loading one bucket with more records than the capacity
+   * splits only that bucket, and the untouched buckets keep their refs.
+   */
+  @Test
+  void reopensAStoredDirectoryAndChangesOnlyLoadedBuckets() throws HashCollisionException {
+    ExtendibleHashing built = hashing(2);
+    long[] keys = {0b000, 0b100, 0b001, 0b011, 0b010};
+    List<Integer> ids = new ArrayList<>();
+    for (long key : keys) {
+      ids.add(insert(built, key));
+    }
+    assertEquals(5, assertInvariants(built, 2));
+    DirectoryFile directory = stored(built);
+    ExtendibleHashing h = ExtendibleHashing.of(directory, 2, id -> lows.getLong(id));
+    assertEquals(directory.globalDepth(), h.globalDepth());
+    assertArrayEquals(directory.slots(), h.slots());
+    assertEquals(directory.buckets().size(), h.buckets().size());
+    for (int b = 0; b < h.buckets().size(); b++) {
+      ExtendibleHashing.Bucket bucket = h.buckets().get(b);
+      assertTrue(bucket.original() == directory.buckets().get(b), "bucket " + b + " is stored");
+      assertTrue(!bucket.changed() && bucket.members() == null, "bucket " + b + " unchanged");
+      assertEquals(built.buckets().get(b).prefix(), bucket.prefix(), "prefix of " + b);
+      assertEquals(built.buckets().get(b).localDepth(), bucket.localDepth());
+    }
+    for (int id : ids) {
+      assertEquals(built.bucketOf(lows.getLong(id)), h.bucketOf(lows.getLong(id)));
+    }
+    // Inserting into a bucket that was not loaded is a programming error.
+    lows.add(0b1000);
+    int extra = lows.size() - 1;
+    assertThrows(IllegalStateException.class, () -> h.insert(extra));
+    // Load the bucket of slot 0 (keys 000 and 100) with one more key, 1000: over capacity, it
+    // splits at bit 2 (100 goes) and the directory doubles; the other buckets stay as stored.
+    int b0 = h.bucketOf(0);
+    it.unimi.dsi.fastutil.ints.IntArrayList members = new it.unimi.dsi.fastutil.ints.IntArrayList(
+        built.buckets().get(b0).members());
+    members.add(extra);
+    h.load(b0, members);
+    assertEquals(3, h.globalDepth());
+    assertEquals(directory.buckets().size() + 1, h.buckets().size());
+    for (int b = 0; b < directory.buckets().size(); b++) {
+      ExtendibleHashing.Bucket bucket = h.buckets().get(b);
+      if (b == b0) {
+        assertTrue(bucket.changed(), "the loaded bucket changed");
+        assertTrue(bucket.original() == null, "a split bucket is new");
+        assertEquals(3, bucket.localDepth());
+      } else {
+        assertTrue(!bucket.changed() && bucket.original() == directory.buckets().get(b),
+            "bucket " + b + " untouched");
+      }
+    }
+    ExtendibleHashing.Bucket sibling = h.buckets().get(h.buckets().size() - 1);
+    assertTrue(sibling.changed() && sibling.original() == null);
+    assertEquals(0b100, sibling.prefix());
+    assertEquals(1, sibling.members().size());
+    assertEquals(0b100, lows.getLong(sibling.members().getInt(0)));
+    assertEquals(2, h.buckets().get(b0).members().size(), "000 and 1000 stay");
+    // Slots still agree with every bucket's prefix.
+    int[] slots = h.slots();
+    for (int slot = 0; slot < slots.length; slot++) {
+      ExtendibleHashing.Bucket bucket = h.buckets().get(slots[slot]);
+      assertEquals(bucket.prefix(), slot & ((1 << bucket.localDepth()) - 1), "slot " + slot);
+    }
+    // A loaded bucket takes inserts.
+    lows.add(0b10000);
+    h.insert(lows.size() - 1);
+    assertEquals(4, h.globalDepth(), "000, 1000 and 10000 split at bit 3");
+    for (ExtendibleHashing.Bucket bucket : h.buckets()) {
+      assertTrue(!bucket.changed() || bucket.members().size() <= 2, "within capacity");
+    }
+    assertEquals(2, h.buckets().get(h.bucketOf(0b10000)).members().size());
+  }
+
+  /** A bucket can be loaded with fewer records than it had (deletions): nothing splits. */
+  @Test
+  void loadingWithFewerRecordsKeepsTheShape() throws HashCollisionException {
+    ExtendibleHashing built = hashing(1);
+    for (long key : new long[] {0b00, 0b01, 0b10, 0b11}) {
+      insert(built, key);
+    }
+    DirectoryFile directory = stored(built);
+    ExtendibleHashing h = ExtendibleHashing.of(directory, 1, id -> lows.getLong(id));
+    int b = h.bucketOf(0b10);
+    h.load(b, new it.unimi.dsi.fastutil.ints.IntArrayList());
+    assertEquals(directory.globalDepth(), h.globalDepth());
+    assertArrayEquals(directory.slots(), h.slots());
+    assertTrue(h.buckets().get(b).changed());
+    assertEquals(0, h.buckets().get(b).members().size());
+    assertTrue(h.buckets().get(b).original() == directory.buckets().get(b),
+        "a loaded bucket that did not split keeps its stored ref");
   }
 
   /** Identical keys up to the capacity are fine (the index rejects equal 128-bit hashes). */
