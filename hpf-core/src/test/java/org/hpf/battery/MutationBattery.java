@@ -1,7 +1,6 @@
 package org.hpf.battery;
 
 import static org.hpf.battery.ArchiveAssertions.assertMember;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,13 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -353,9 +350,10 @@ abstract class MutationBattery {
             ref)) {
           assertTrue(dir.bucketOf(record.hash()) == ref, "record in its bucket " + seed);
           if (record.isTombstone()) {
+            // (A tombstone may hide nothing: one folded together with the layer that held the
+            // name it deleted stays until the records reach the base.)
             assertTrue(layer > 0, "the base keeps no tombstones " + seed);
-            assertNotNull(effective.remove(record.hash()), "a tombstone hides a record below "
-                + seed);
+            effective.remove(record.hash());
           } else {
             effective.put(record.hash(), record);
           }
