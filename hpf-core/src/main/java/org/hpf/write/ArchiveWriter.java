@@ -124,6 +124,12 @@ public final class ArchiveWriter implements AutoCloseable {
             + "the member '" + reader.entryName(existing) + "'");
       }
       if (existing != null) {
+        String member = reader.entryName(existing);
+        if (!member.equals(source.name())) {
+          // Replacing it would silently drop the other member; the create refuses this too.
+          throw new HashCollisionException("'" + source.name() + "' has the same 128-bit hash "
+              + "as the member '" + member + "'");
+        }
         replaced.put(source.name(), existing);
         if (clashes.size() < 5) {
           clashes.add(source.name());

@@ -60,9 +60,17 @@ class LocalCorruptionTest {
         "the newest two manifests are kept: " + files);
     assertTrue(sweep.failures().isEmpty(), String.join("\n", sweep.failures()));
 
+    long phase = System.nanoTime();
     sweep.sweep(files, 24, true, seed);
+    System.out.println("sweep of every file: " + (System.nanoTime() - phase) / 1_000_000 + " ms");
+    phase = System.nanoTime();
     sweep.flipEveryBitOfManifestAndDirectories();
+    System.out.println("every bit of manifest and directories: "
+        + (System.nanoTime() - phase) / 1_000_000 + " ms");
+    phase = System.nanoTime();
     sweep.flipTombstoneAndFingerprintBits(seed);
+    System.out.println("tombstone and fingerprints: " + (System.nanoTime() - phase) / 1_000_000
+        + " ms");
     System.out.println(sweep.summary() + " in " + (System.nanoTime() - start) / 1_000_000
         + " ms");
     assertTrue(sweep.failures().isEmpty(), "seed " + seed + ": " + sweep.summary() + "\n"
