@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "hpf-bench", mixinStandardHelpOptions = true, version = "hpf-bench",
     description = "Benchmarks HPF against HAR, MapFile, SequenceFile and native HDFS on an"
         + " embedded MiniDFSCluster (or a real cluster with --fs), side by side in one run.",
-    subcommands = {BenchCommand.Run.class, BenchCommand.Jmh.class, HelpCommand.class},
+    subcommands = {BenchCommand.Run.class, BenchCommand.Render.class, BenchCommand.Jmh.class,
+        HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:ok", " 1:error", " 2:bad usage"})
 public final class BenchCommand implements Callable<Integer> {
@@ -71,6 +72,25 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       new BenchRun(config, out).run();
+      return OK;
+    }
+  }
+
+  /** {@code hpf-bench report}: report.md and charts again from a results.json. */
+  @Command(name = "report", mixinStandardHelpOptions = true,
+      description = "Writes report.md and the PNG charts again from a run's results.json.")
+  static final class Render implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "RESULTS_JSON")
+    java.io.File results;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+        description = "Where to write (default: the folder of RESULTS_JSON).")
+    java.io.File out;
+
+    @Override
+    public Integer call() throws Exception {
+      java.io.File dir = out != null ? out : results.getAbsoluteFile().getParentFile();
+      BenchRun.render(Results.read(results), dir);
       return OK;
     }
   }

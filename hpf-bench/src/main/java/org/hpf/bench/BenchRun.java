@@ -64,7 +64,9 @@ public final class BenchRun {
         cluster.fs().delete(cluster.path(config.baseDir), true);
         log.println("suite 1: creation");
         List<Integer> sizes = config.runs("creation") ? config.files : List.of(n);
+        File json = new File(out, "results.json");
         new CreationSuite(cluster, stores, log).run(data, sizes, n, results);
+        results.write(json);
         if (!config.runs("creation")) {
           results.notes.add("creation suite not requested: stores were created at " + n
               + " files only, their times are still recorded");
@@ -78,6 +80,7 @@ public final class BenchRun {
               + " client (FileSystem + DFSClient): %.2f ms median on its own here, the same for"
               + " every system.", client));
           access.run(data, n, results);
+          results.write(json);
           if (stores.get("SequenceFile") != null) {
             results.notes.add("SequenceFile has no index: each get scans from the first record;"
                 + " only " + config.seqfileGets + " gets per mode were timed for it.");
@@ -87,6 +90,7 @@ public final class BenchRun {
           log.println("suites 3 and 4: NameNode objects and size");
           new NameNodeSuite(cluster, stores, config.nnObjectBytes, log)
               .run(n, data.bytesOfFirst(n), results);
+          results.write(json);
           if (stores.get("HAR") != null) {
             results.notes.add("HAR's count is its archive alone; to create it, its sources"
                 + " were first uploaded as plain files (the HDFS row) and stay there until"
@@ -104,15 +108,21 @@ public final class BenchRun {
           .getOperatingSystemMXBean().getSystemLoadAverage());
       results.environment.put("runSeconds", (System.nanoTime() - runStart) / 1_000_000_000L);
       results.write(new File(out, "results.json"));
-      Files.writeString(new File(out, "report.md").toPath(), Report.markdown(results),
-          StandardCharsets.UTF_8);
-      Charts.write(results, out);
+      render(results, out);
       if (!config.keepWork) {
         deleteTree(work.toPath());
       }
     }
     log.println("results in " + out);
     return results;
+  }
+
+  /** Writes report.md and the charts of {@code results} to {@code out}. */
+  public static void render(Results results, File out) throws IOException {
+    Files.createDirectories(out.toPath());
+    Files.writeString(new File(out, "report.md").toPath(), Report.markdown(results),
+        StandardCharsets.UTF_8);
+    Charts.write(results, out);
   }
 
   private BenchCluster startCluster(File work) throws IOException {
@@ -196,8 +206,13 @@ public final class BenchRun {
     r.environment.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version")
         + " " + System.getProperty("os.arch"));
     r.environment.put("hadoop", VersionInfo.getVersion());
-    r.environment.put("harTool", org.apache.hadoop.tools.HadoopArchives.class.getPackage()
-        .getImplementationVersion());
+    // The HAR tool's version, from its jar's name (its manifest has none).
+    try {
+      r.environment.put("harTool", new File(org.apache.hadoop.tools.HadoopArchives.class
+          .getProtectionDomain().getCodeSource().getLocation().toURI()).getName());
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      r.environment.put("harTool", "unknown");
+    }
     r.environment.put("hpfFormatVersion", FileHeader.VERSION);
     try {
       r.environment.put("loadAverage", java.lang.management.ManagementFactory

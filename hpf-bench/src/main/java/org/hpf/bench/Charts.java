@@ -50,8 +50,9 @@ final class Charts {
 
   private static XYChart creation(Results r) {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-        .title("Creation time").xAxisTitle("files").yAxisTitle("seconds").build();
-    chart.getStyler().setLegendPosition(LegendPosition.InsideNW);
+        .title("Creation time (log scale)").xAxisTitle("files").yAxisTitle("seconds").build();
+    chart.getStyler().setLegendPosition(LegendPosition.OutsideE);
+    chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setXAxisDecimalPattern("#,###");
     for (String system : Report.systems(r)) {
       List<Double> x = new ArrayList<>();
@@ -59,7 +60,7 @@ final class Charts {
       for (CreationPoint c : r.creation) {
         if (c.system().equals(system)) {
           x.add((double) c.files());
-          y.add(c.millis() / 1e3);
+          y.add(Math.max(1e-3, c.millis() / 1e3));
         }
       }
       if (!x.isEmpty()) {

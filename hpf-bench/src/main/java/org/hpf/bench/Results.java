@@ -100,13 +100,25 @@ public final class Results {
         .findFirst().orElse(null);
   }
 
-  public void write(File file) throws IOException {
-    mapper().writeValue(file, this);
+  /** Reads a results.json written by {@link #write}. */
+  public static Results read(File file) throws IOException {
+    return mapper().readValue(file, Results.class);
+  }
+
+  /** Writes the JSON to a temporary file, then renames it: a killed run keeps the last one. */
+  public synchronized void write(File file) throws IOException {
+    File tmp = new File(file.getPath() + ".tmp");
+    mapper().writeValue(tmp, this);
+    java.nio.file.Files.move(tmp.toPath(), file.toPath(),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   static ObjectMapper mapper() {
     return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
         .setVisibility(com.fasterxml.jackson.annotation.PropertyAccessor.FIELD,
-            com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.PUBLIC_ONLY);
+            com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.PUBLIC_ONLY)
+        .configure(com.fasterxml.jackson.databind.DeserializationFeature
+            .FAIL_ON_UNKNOWN_PROPERTIES, false);
   }
 }

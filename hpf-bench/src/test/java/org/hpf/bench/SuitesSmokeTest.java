@@ -148,6 +148,12 @@ class SuitesSmokeTest {
       assertTrue(head.length > 1000 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G', png);
     }
     assertTrue(log.contains("suite 5: metadata throughput"), log);
+    // `hpf-bench report` renders the same report from the JSON alone.
+    File again = new File(out, "again");
+    assertEquals(0, BenchCommand.execute(new String[] {"report", new File(out, "results.json")
+        .getPath(), "-o", again.getPath()}, System.out, System.err));
+    assertEquals(md, Files.readString(new File(again, "report.md").toPath()));
+    assertTrue(new File(again, "access-cold.png").length() > 1000);
     assertTrue(!new File(out, "work").exists(), "scratch space removed");
   }
 }
