@@ -70,9 +70,13 @@ public final class BucketFunction {
         TransformationStrategies.prefixFreeByteArray()), sortedKeys.size(), fingerprints);
   }
 
-  /** The 16 top bits of the hash: independent of the directory's (low) and the slot's order. */
+  /**
+   * The top 16 bits of the hash's low word. Not the high word's: keys are ordered by it, so an
+   * absent key lands on a neighbour sharing its leading bits and would pass about n / 65536 of
+   * the time. The directory uses at most the low 24 bits of the low word, so these 16 are free.
+   */
   static short fingerprint(NameHash hash) {
-    return (short) (hash.high() >>> 48);
+    return (short) (hash.low() >>> 48);
   }
 
   public int codec() {
