@@ -30,6 +30,9 @@ final class AppendCommand extends HpfSubcommand {
   @Mixin
   private MergeOptions merge = new MergeOptions();
 
+  @Mixin
+  private CacheOptions cache = new CacheOptions();
+
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive to add to.")
   private String archive;
 
@@ -41,7 +44,7 @@ final class AppendCommand extends HpfSubcommand {
   protected int run() throws Exception {
     WriterOptions.Builder builder = WriterOptions.builder();
     try {
-      merge.applyTo(builder);
+      merge.applyTo(builder, cache);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -94,5 +97,6 @@ final class AppendCommand extends HpfSubcommand {
     out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
         Units.rate(r.bytesWritten(), r.millis()),
         r.millis() <= 0 ? "-" : Units.count(files * 1000 / r.millis()));
+    printHdfs(out, r.hdfs());
   }
 }

@@ -9,6 +9,7 @@ import org.hpf.write.ArchiveWriter;
 import org.hpf.write.ChangeResult;
 import org.hpf.write.WriterOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -27,6 +28,9 @@ final class CompactCommand extends HpfSubcommand {
           + " ${DEFAULT-VALUE}; 1 rewrites every part with any dead bytes, 0 none).")
   private double minLive;
 
+  @Mixin
+  private CacheOptions cache = new CacheOptions();
+
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
   private String archive;
 
@@ -38,7 +42,12 @@ final class CompactCommand extends HpfSubcommand {
     }
     Path archivePath = resolve(archive);
     requireArchive(archivePath);
-    WriterOptions.Builder builder = WriterOptions.builder();
+    WriterOptions.Builder builder;
+    try {
+      builder = WriterOptions.builder().hdfs(cache.hdfsOptions(null));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     long partSize = committedPartSize(archivePath);
     if (partSize > 0) {
       builder.partSize(partSize);
@@ -66,6 +75,7 @@ final class CompactCommand extends HpfSubcommand {
       out().printf(Locale.ROOT, "  files          %s%n", Units.count(result.fileCount()));
       out().printf(Locale.ROOT, "  time           %s (%s)%n", Units.millis(result.millis()),
           Units.rate(result.bytesWritten(), result.millis()));
+      printHdfs(out(), result.hdfs());
     }
     return ExitCodes.OK;
   }

@@ -26,6 +26,9 @@ final class CreateCommand extends HpfSubcommand {
   @Mixin
   private MergeOptions merge = new MergeOptions();
 
+  @Mixin
+  private CacheOptions cache = new CacheOptions();
+
   @Option(names = "--block-size", paramLabel = "SIZE", converter = SizeConverter.class, order = 20,
       description = "Block size of the archive's files (default: the file system's); fixed for"
           + " the archive's life.")
@@ -48,7 +51,7 @@ final class CreateCommand extends HpfSubcommand {
     }
     WriterOptions.Builder builder = WriterOptions.builder();
     try {
-      merge.applyTo(builder);
+      merge.applyTo(builder, cache);
       if (blockSize != null) {
         builder.blockSize(blockSize);
       }
@@ -105,5 +108,6 @@ final class CreateCommand extends HpfSubcommand {
     out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
         Units.rate(r.originalBytes(), r.totalMillis()),
         r.totalMillis() <= 0 ? "-" : Units.count(r.files() * 1000 / r.totalMillis()));
+    printHdfs(out, r.hdfs());
   }
 }

@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.hpf.hdfs.CacheStatus;
+import org.hpf.hdfs.HdfsOptions;
 import org.hpf.read.HpfReader;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.CreateResult;
@@ -125,6 +127,14 @@ final class DemoCommand extends HpfSubcommand {
         Units.bytes(result.storedBytes()),
         100.0 * result.storedBytes() / Math.max(1, result.originalBytes()), result.parts(),
         result.buckets(), result.indexBytesPerFile(), result.functionBitsPerKey());
+
+    printHdfs(out, result.hdfs());
+    long pinned = System.nanoTime();
+    CacheStatus cached = CacheCommand.awaitStatus(cluster.fileSystem(), archive,
+        HdfsOptions.defaults().cachePool(), 10_000);
+    out.printf(Locale.ROOT, "  cached     %s of %s of index in DataNode memory after %s%n",
+        Units.bytes(cached.bytesCached()), Units.bytes(cached.bytesNeeded()),
+        Units.millis((System.nanoTime() - pinned) / 1_000_000));
 
     boolean identical = readSample(conf, archive, tree);
 

@@ -12,13 +12,17 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.io.nativeio.NativeIO;
+import org.hpf.hdfs.MiniClusterSettings;
 
 /**
  * An in-process HDFS cluster for {@code hpf demo}: one NameNode and some DataNodes on the
- * loopback interface with ephemeral ports, storage under a given directory. Main code cannot use
- * hpf-core's test {@code MiniDfs}, so this repeats its fast-client settings.
+ * loopback interface with ephemeral ports, storage under a given directory.
  */
 final class EmbeddedCluster {
+  /** Locked memory per DataNode for cached index files: far more than a demo archive needs. */
+  static final long LOCKED_MEMORY = 64L << 20;
+
   private final MiniDFSCluster cluster;
   private final Configuration clientConf;
 
@@ -30,7 +34,11 @@ final class EmbeddedCluster {
 
   /** Starts the cluster and waits until every DataNode has registered. */
   static EmbeddedCluster start(File storage, int dataNodes) throws IOException {
-    Configuration conf = settings();
+    // Locked memory, and mlock skipped (no native library here), so that the index files'
+    // cache directives are honoured and the demo shows them cached.
+    NativeIO.POSIX.setCacheManipulator(new NativeIO.POSIX.NoMlockCacheManipulator());
+    Configuration conf = MiniClusterSettings.withCaching(
+        MiniClusterSettings.forSmallFiles(new Configuration()), LOCKED_MEMORY);
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, storage.getAbsolutePath());
     conf.set("hadoop.tmp.dir", new File(storage, "tmp").getAbsolutePath());
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, storage)
@@ -43,23 +51,6 @@ final class EmbeddedCluster {
       throw e;
     }
     return new EmbeddedCluster(cluster);
-  }
-
-  /**
-   * The settings of hpf-core's {@code MiniDfs.testConfiguration()}: the client waits 400 ms by
-   * default before it asks the NameNode again whether a block is complete, which makes every
-   * small-file close() take ~400 ms; 10 ms keeps closes in the low milliseconds.
-   */
-  static Configuration settings() {
-    Configuration conf = new Configuration();
-    conf.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 10);
-    conf.setInt("dfs.client.block.write.locateFollowingBlock.retries", 20);
-    conf.setInt("dfs.client.retry.window.base", 10);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
-    conf.setInt("dfs.bytes-per-checksum", 512);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 1000);
-    return conf;
   }
 
   /** A client configuration whose default file system is this cluster. */

@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
         + " first); each file is then read back with one lookup.",
     subcommands = {CreateCommand.class, AppendCommand.class, GetCommand.class, CatCommand.class,
         ExtractCommand.class, LsCommand.class, RmCommand.class, CompactCommand.class,
-        RecoverCommand.class, InfoCommand.class, VerifyCommand.class, DemoCommand.class,
-        HelpCommand.class, AutoComplete.GenerateCompletion.class},
+        RecoverCommand.class, InfoCommand.class, VerifyCommand.class, CacheCommand.class,
+        DemoCommand.class, HelpCommand.class, AutoComplete.GenerateCompletion.class},
     footer = {"%nThe common options (--verbose, --quiet, -D, --conf, -fs) follow the"
         + " subcommand, e.g.:", "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf",
         "%nProgress: a bar on stderr when stdout is a terminal, a plain line every 2 s"

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.Manifest;
+import org.hpf.hdfs.HdfsReport;
 import org.hpf.read.HpfReader;
 import org.hpf.write.Recovery;
 import picocli.CommandLine.ArgGroup;
@@ -57,6 +58,16 @@ abstract class HpfSubcommand implements Callable<Integer> {
       return run();
     } finally {
       logging.close();
+    }
+  }
+
+  /**
+   * The summary line of what a commit did with HDFS features (storage policy, cache pinning), or
+   * why it skipped them; nothing if the command had no report.
+   */
+  static void printHdfs(PrintStream out, HdfsReport report) {
+    if (report != null) {
+      out.println("  hdfs           " + report.describe());
     }
   }
 

@@ -26,15 +26,18 @@ import picocli.CommandLine.Parameters;
         + " per key of the perfect hash functions, index bytes per file, index layers, and the"
         + " NameNode objects (inodes and blocks) the archive uses against the same files stored"
         + " plainly, with the NameNode memory that saves (" + NameNodeModel.OBJECT_BYTES
-        + " bytes per object, Shvachko's model).",
+        + " bytes per object, Shvachko's model), and how much of the index the HDFS cache"
+        + " holds.",
         "Reads the manifest and directories, lists the archive directory, and streams the names"
             + " once (for the plain-files count)."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class InfoCommand extends HpfSubcommand {
-  static final String CACHE_STATE = "not available: HDFS cache pinning not implemented yet";
-
   @Option(names = "--json", description = "Print the same fields as one JSON object.")
   private boolean json;
+
+  @Option(names = "--cache-pool", paramLabel = "POOL", defaultValue = "hpf",
+      description = "HDFS cache pool whose directives count as pinning (default ${DEFAULT-VALUE}).")
+  private String cachePool;
 
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
   private String archive;
@@ -52,7 +55,8 @@ final class InfoCommand extends HpfSubcommand {
       try (Stream<NameEntry> entries = reader.listEntries()) {
         plainObjects = NameNodeModel.asPlainFiles(entries.iterator(), plainBlockSize);
       }
-      info = describe(summary, archiveObjects, plainObjects, plainBlockSize);
+      info = describe(summary, archiveObjects, plainObjects, plainBlockSize,
+          CacheCommand.info(fs, path, cachePool));
     }
     if (json) {
       out().print(Json.write(info));
@@ -64,7 +68,7 @@ final class InfoCommand extends HpfSubcommand {
 
   /** Every field, in the order and with the names of the JSON output. */
   static Map<String, Object> describe(ArchiveSummary s, NameNodeModel.Objects archive,
-      NameNodeModel.Objects plain, long plainBlockSize) {
+      NameNodeModel.Objects plain, long plainBlockSize, Map<String, Object> cache) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("archive", s.location());
     m.put("formatVersion", s.formatVersion());
@@ -113,9 +117,6 @@ final class InfoCommand extends HpfSubcommand {
     nn.put("ratio", archive.total() == 0 ? 0.0 : (double) plain.total() / archive.total());
     m.put("nameNode", nn);
 
-    Map<String, Object> cache = new LinkedHashMap<>();
-    cache.put("available", false);
-    cache.put("state", CACHE_STATE);
     m.put("cache", cache);
     return m;
   }
@@ -186,7 +187,15 @@ final class InfoCommand extends HpfSubcommand {
     line(out, "  model", nn.get("model") + "; plain files: an inode per file, per directory and"
         + " for the root, a block per started " + Units.bytes((Long) p.get("blockSize"))
         + " of each non-empty file");
-    line(out, "cache pinning", ((Map<String, Object>) m.get("cache")).get("state"));
+    Map<String, Object> cache = (Map<String, Object>) m.get("cache");
+    if (cache.containsKey("bytesNeeded")) {
+      line(out, "cache pinning", String.format(Locale.ROOT, "%s (pool %s: %s of %s cached, %s of"
+              + " %s files with a directive)", cache.get("state"), cache.get("pool"),
+          Units.bytes((Long) cache.get("bytesCached")), Units.bytes((Long) cache.get("bytesNeeded")),
+          cache.get("directives"), cache.get("filesWanted")));
+    } else {
+      line(out, "cache pinning", cache.get("state"));
+    }
   }
 
   private static void objectsLine(PrintStream out, String label, Map<String, Object> o) {

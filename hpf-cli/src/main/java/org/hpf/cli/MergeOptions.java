@@ -1,5 +1,6 @@
 package org.hpf.cli;
 
+import java.util.List;
 import java.util.Locale;
 import org.hpf.write.Compression;
 import org.hpf.write.WriterOptions;
@@ -28,8 +29,27 @@ final class MergeOptions {
           + " saves anything) or none (default auto).")
   Compression compression;
 
-  /** Applies the options given; IllegalArgumentException for values the writer refuses. */
-  WriterOptions.Builder applyTo(WriterOptions.Builder builder) {
+  @Option(names = "--storage-policy", paramLabel = "POLICY", order = 14,
+      converter = StoragePolicyConverter.class,
+      description = {"HDFS storage policy of the part files this command merges: one of "
+          + StoragePolicyConverter.NAMES + " (default: the archive directory's). LAZY_PERSIST"
+          + " writes them to the DataNodes' memory (RAM_DISK) first; where the cluster has no"
+          + " RAM_DISK, or refuses the policy, the parts get the directory's policy and a"
+          + " warning says so. Ignored off HDFS.",
+          "LAZY_PERSIST trades durability for speed. In HDFS's words: \"HDFS provides"
+              + " best-effort persistence guarantees for Lazy Persist Writes. Rare data loss is"
+              + " possible in the event of a node restart before replicas are persisted to"
+              + " disk.\" HDFS does not tell a client when a replica has been persisted, so a"
+              + " node restart shortly after this command returns can lose the new parts and"
+              + " leave their members unreadable. Use it only for archives you can rebuild."})
+  String storagePolicy;
+
+  /**
+   * Applies the options given, with {@code cache}'s for HDFS; IllegalArgumentException for
+   * values the writer refuses.
+   */
+  WriterOptions.Builder applyTo(WriterOptions.Builder builder, CacheOptions cache) {
+    builder.hdfs(cache.hdfsOptions(storagePolicy));
     if (threads != null) {
       builder.threads(threads);
     }
@@ -43,6 +63,24 @@ final class MergeOptions {
       builder.compression(compression);
     }
     return builder;
+  }
+
+  /** HDFS's storage policy names, case-insensitive, checked before any work is done. */
+  static final class StoragePolicyConverter implements ITypeConverter<String> {
+    /** HDFS's names (HdfsConstants.*_STORAGE_POLICY_NAME); a constant for the help text. */
+    static final String NAMES =
+        "HOT, WARM, COLD, ONE_SSD, ALL_SSD, ALL_NVDIMM, LAZY_PERSIST, PROVIDED";
+    static final List<String> POLICIES = List.of(NAMES.split(", "));
+
+    @Override
+    public String convert(String value) {
+      String name = value.trim().toUpperCase(Locale.ROOT);
+      if (!POLICIES.contains(name)) {
+        throw new TypeConversionException("'" + value + "' is not an HDFS storage policy ("
+            + NAMES + ")");
+      }
+      return name;
+    }
   }
 
   /** {@code auto|lz4|none}, case-insensitive. */

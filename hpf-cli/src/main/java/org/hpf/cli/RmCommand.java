@@ -8,6 +8,8 @@ import org.hpf.write.ArchiveWriter;
 import org.hpf.write.ChangeResult;
 import org.hpf.write.WriterOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /** {@code hpf rm}: removes members from an archive. */
@@ -17,6 +19,9 @@ import picocli.CommandLine.Parameters;
         "The members' bytes stay in their part files until `hpf compact` rewrites them."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class RmCommand extends HpfSubcommand {
+  @Mixin
+  private CacheOptions cache = new CacheOptions();
+
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
   private String archive;
 
@@ -29,8 +34,13 @@ final class RmCommand extends HpfSubcommand {
     Path archivePath = resolve(archive);
     requireArchive(archivePath);
     ChangeResult result;
-    try (ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath,
-        WriterOptions.defaults())) {
+    WriterOptions options;
+    try {
+      options = WriterOptions.builder().hdfs(cache.hdfsOptions(null)).build();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    try (ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath, options)) {
       reportRecovery(writer.recovery());
       result = writer.delete(names);
     }
@@ -38,6 +48,7 @@ final class RmCommand extends HpfSubcommand {
       out().printf(Locale.ROOT, "removed %s file(s) from %s: generation %d, %s file(s) left,"
               + " %s%n", Units.count(result.filesDeleted()), archivePath, result.generation(),
           Units.count(result.fileCount()), Units.millis(result.millis()));
+      printHdfs(out(), result.hdfs());
     }
     return ExitCodes.OK;
   }

@@ -101,7 +101,7 @@ class ReadCommandsTest {
         "buckets", "global depth", "bits per key", "index layers           1", "  layer 0",
         "names segments", "block size", "NameNode", "  this archive", "  as plain files",
         "  saved", "  ratio", "200 bytes per object",
-        "cache pinning          not available: HDFS cache pinning not implemented yet")) {
+        "cache pinning          skipped: the archive is on file://, not HDFS")) {
       assertTrue(r.out().contains(label), () -> label + " missing from\n" + r.out());
     }
   }

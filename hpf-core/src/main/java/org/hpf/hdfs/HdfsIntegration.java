@@ -88,8 +88,7 @@ public final class HdfsIntegration {
         return "the storage is a plain HadoopStorage on HDFS (HdfsIntegration.storage makes one"
             + " that uses HDFS features)";
       }
-      return "the archive is on " + fs.getUri().getScheme() + " ("
-          + fs.getClass().getSimpleName() + "), not on HDFS";
+      return "the archive is on " + fs.getUri().getScheme() + "://, not on HDFS";
     }
     return "the archive's storage (" + storage.getClass().getSimpleName() + ") is not HDFS";
   }

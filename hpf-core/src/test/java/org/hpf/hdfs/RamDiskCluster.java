@@ -30,10 +30,10 @@ import org.hpf.testing.MiniDfs;
  *       every replica is unlinked within a test, as it would be (every 5 min) on a real cluster.
  * </ul>
  */
-final class RamDiskCluster implements AutoCloseable {
-  static final long BLOCK_SIZE = 1 << 20;
-  static final long LOCKED_MEMORY = 64L << 20;
-  static final long RAM_DISK_CAPACITY = 32L << 20;
+public final class RamDiskCluster implements AutoCloseable {
+  public static final long BLOCK_SIZE = 1 << 20;
+  public static final long LOCKED_MEMORY = 64L << 20;
+  public static final long RAM_DISK_CAPACITY = 32L << 20;
 
   private final MiniDFSCluster cluster;
 
@@ -41,12 +41,10 @@ final class RamDiskCluster implements AutoCloseable {
     this.cluster = cluster;
   }
 
-  static Configuration configuration(long blockSize, long lockedMemory) {
+  public static Configuration configuration(long blockSize, long lockedMemory) {
     Configuration conf = MiniDfs.testConfiguration();
     conf.setLong("dfs.blocksize", blockSize);
-    conf.setLong("dfs.datanode.max.locked.memory", lockedMemory);
-    conf.setLong("dfs.cachereport.intervalMsec", 500);
-    conf.setLong("dfs.namenode.path.based.cache.refresh.interval.ms", 500);
+    MiniClusterSettings.withCaching(conf, lockedMemory);
     conf.setInt("dfs.datanode.lazywriter.interval.sec", 3600);
     conf.setInt("dfs.namenode.lazypersist.file.scrub.interval.sec", 2);
     conf.setInt("dfs.namenode.safemode.min.datanodes", 1);
@@ -54,13 +52,13 @@ final class RamDiskCluster implements AutoCloseable {
   }
 
   /** Starts a cluster of {@code dataNodes} DataNodes, each with RAM_DISK and DISK. */
-  static RamDiskCluster start(String name, int dataNodes) throws IOException {
+  public static RamDiskCluster start(String name, int dataNodes) throws IOException {
     return start(name, dataNodes, BLOCK_SIZE, RAM_DISK_CAPACITY, LOCKED_MEMORY);
   }
 
   /** As {@link #start(String, int)} with other block size, RAM_DISK size and locked memory. */
-  static RamDiskCluster start(String name, int dataNodes, long blockSize, long ramDiskCapacity,
-      long lockedMemory) throws IOException {
+  public static RamDiskCluster start(String name, int dataNodes, long blockSize,
+      long ramDiskCapacity, long lockedMemory) throws IOException {
     NativeIO.POSIX.setCacheManipulator(new NativeIO.POSIX.NoMlockCacheManipulator());
     Configuration conf = configuration(blockSize, lockedMemory);
     File base = new File(System.getProperty("test.build.data", "target/test-data"),
@@ -82,16 +80,16 @@ final class RamDiskCluster implements AutoCloseable {
     return new RamDiskCluster(cluster);
   }
 
-  MiniDFSCluster cluster() {
+  public MiniDFSCluster cluster() {
     return cluster;
   }
 
-  DistributedFileSystem fileSystem() throws IOException {
+  public DistributedFileSystem fileSystem() throws IOException {
     return cluster.getFileSystem();
   }
 
   /** A configuration whose default file system is this cluster. */
-  Configuration clientConfiguration() {
+  public Configuration clientConfiguration() {
     Configuration conf = new Configuration(cluster.getConfiguration(0));
     conf.set(FileSystem.FS_DEFAULT_NAME_KEY, cluster.getURI().toString());
     return conf;

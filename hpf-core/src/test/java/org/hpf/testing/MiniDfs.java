@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.hpf.hdfs.MiniClusterSettings;
 
 /**
  * One MiniDFSCluster (3 DataNodes, loopback, ephemeral ports, storage under target/) shared by
@@ -21,21 +22,9 @@ public final class MiniDfs {
     this.cluster = cluster;
   }
 
-  /**
-   * Client and server settings for fast tests: the client's wait before it asks the NameNode
-   * again whether a block is complete defaults to 400 ms, which made every small-file close()
-   * take ~400 ms here; 10 ms keeps closes in the low milliseconds.
-   */
+  /** Settings for fast tests: {@link MiniClusterSettings#forSmallFiles}. */
   public static Configuration testConfiguration() {
-    Configuration conf = new Configuration();
-    conf.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 10);
-    conf.setInt("dfs.client.block.write.locateFollowingBlock.retries", 20);
-    conf.setInt("dfs.client.retry.window.base", 10);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
-    conf.setInt("dfs.bytes-per-checksum", 512);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 1000);
-    return conf;
+    return MiniClusterSettings.forSmallFiles(new Configuration());
   }
 
   /** The shared cluster, started on first use. */
