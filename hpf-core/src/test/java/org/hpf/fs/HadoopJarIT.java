@@ -1,0 +1,91 @@
+package org.hpf.fs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.hpf.write.ArchiveCreator;
+import org.hpf.write.WriterOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged {@code hpf-core-<version>-hadoop.jar} is all a Hadoop client needs to read
+ * {@code hpf://}: Hadoop's own FsShell, in a JVM whose classpath is a Hadoop client's plus that
+ * one jar (no sux4j, fastutil, lz4-java or Guava besides it), lists and reads an archive.
+ */
+class HadoopJarIT {
+  @TempDir
+  Path dir;
+
+  @Test
+  void fsShellReadsAnArchiveWithOnlyTheHadoopJarAdded() throws Exception {
+    Map<String, String> files = new TreeMap<>();
+    for (int i = 0; i < 30; i++) {
+      // Repetitive text compresses: members are read through LZ4 and through the functions.
+      files.put("logs/day-" + (i % 3) + "/f" + i + ".log", ("line " + i + "\n").repeat(50 + i));
+    }
+    Path src = dir.resolve("src");
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      Path file = src.resolve(f.getKey());
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, f.getValue());
+    }
+    Path archive = dir.resolve("a.hpf");
+    ArchiveCreator.create(new Configuration(), new org.apache.hadoop.fs.Path(archive.toUri()),
+        List.of(new org.apache.hadoop.fs.Path(src.toUri())), WriterOptions.defaults());
+    String root = "hpf://file-" + archive.toAbsolutePath();
+
+    String listing = fsShell("-ls", "-R", root + "/logs/day-1");
+    for (String name : files.keySet()) {
+      assertEquals(name.startsWith("logs/day-1/"), listing.contains(root + "/" + name), listing);
+    }
+    String name = "logs/day-2/f29.log";
+    assertEquals(files.get(name), fsShell("-cat", root + "/" + name));
+  }
+
+  /** Runs FsShell in a new JVM on the Hadoop classpath plus the hadoop jar; its stdout. */
+  private String fsShell(String... args) throws IOException, InterruptedException {
+    String jar = System.getProperty("hpf.hadoopJar");
+    String hadoop = Files.readString(Path.of(System.getProperty("hpf.hadoopClasspath"))).strip();
+    assertTrue(Files.isRegularFile(Path.of(jar)), jar);
+    // (Hadoop's own hadoop-shaded-guava is fine: it is relocated.)
+    for (String forbidden : List.of("/it/unimi/", "/at/yawk/", "/com/google/guava/")) {
+      assertTrue(!hadoop.contains(forbidden), forbidden + " must come from the jar only");
+    }
+    // FsShell turns quiet mode off: like `hadoop fs`, it needs a configuration directory with a
+    // core-site.xml (an empty one here: hpf:// needs no setting).
+    Path conf = Files.createDirectories(dir.resolve("conf"));
+    Files.writeString(conf.resolve("core-site.xml"), "<configuration/>\n");
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "-cp", String.join(java.io.File.pathSeparator, conf.toString(), jar, hadoop),
+        "org.apache.hadoop.fs.FsShell"));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command)
+        .redirectError(dir.resolve("stderr.txt").toFile())
+        .start();
+    byte[] out = process.getInputStream().readAllBytes();
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "FsShell finished");
+    assertEquals(0, process.exitValue(), () -> String.join(" ", args) + " failed: "
+        + readQuietly(dir.resolve("stderr.txt")));
+    return new String(out, StandardCharsets.UTF_8);
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+}
