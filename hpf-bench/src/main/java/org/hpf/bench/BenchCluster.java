@@ -12,7 +12,9 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.io.nativeio.NativeIO;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.hpf.hdfs.MiniClusterSettings;
 
 /**
  * The file system the benchmark runs against: an in-process MiniDFSCluster (one NameNode and
@@ -33,16 +35,21 @@ public final class BenchCluster implements Closeable {
     this.fs = FileSystem.get(uri, conf);
   }
 
+  /** Locked memory per DataNode: room for the cache directives of every archive of a run. */
+  static final long LOCKED_MEMORY = 512L << 20;
+
   /**
-   * Starts a MiniDFSCluster with {@code dataNodes} DataNodes. The client settings are those of
-   * hpf's tests and demo: the client's first wait before it asks the NameNode again whether a
-   * block is complete is 400 ms by default, which made every small-file close() take ~400 ms
-   * here; 10 ms keeps closes in the low milliseconds. The NameNode's minimum block size is 16
-   * bytes, which NNThroughputBenchmark's remote mode requires.
+   * Starts a MiniDFSCluster with {@code dataNodes} DataNodes, with the small-file settings of
+   * hpf's tests and demo ({@link MiniClusterSettings}) and locked memory for centralized caching,
+   * so that HPF's index files are pinned as on a configured cluster (mlock is skipped: there is
+   * no native library here, and the blocks are in the page cache anyway). The NameNode's
+   * minimum block size is 16 bytes, which NNThroughputBenchmark's remote mode requires.
    */
   public static BenchCluster embedded(File storage, int dataNodes, short replication,
       long blockSize) throws IOException {
-    Configuration conf = fastClientSettings(new Configuration());
+    NativeIO.POSIX.setCacheManipulator(new NativeIO.POSIX.NoMlockCacheManipulator());
+    Configuration conf = MiniClusterSettings.withCaching(
+        MiniClusterSettings.forSmallFiles(new Configuration()), LOCKED_MEMORY);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 16);
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, storage.getAbsolutePath());
     conf.set("hadoop.tmp.dir", new File(storage, "tmp").getAbsolutePath());
@@ -69,16 +76,6 @@ public final class BenchCluster implements Closeable {
     FileSystem.setDefaultUri(conf, uri);
     sameForAll(conf, replication, blockSize);
     return new BenchCluster(null, uri, conf);
-  }
-
-  static Configuration fastClientSettings(Configuration conf) {
-    conf.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 10);
-    conf.setInt("dfs.client.block.write.locateFollowingBlock.retries", 20);
-    conf.setInt("dfs.client.retry.window.base", 10);
-    conf.setInt("dfs.bytes-per-checksum", 512);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 1000);
-    return conf;
   }
 
   private static void sameForAll(Configuration conf, short replication, long blockSize) {

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.hpf.bench.Results.AccessResult;
@@ -74,6 +75,11 @@ class SuitesSmokeTest {
     // The upload of 200 files continues that of 100.
     assertTrue(results.creationOf("HDFS", 200).millis()
         >= results.creationOf("HDFS", 100).millis());
+    // HPF's index files are pinned and cached (the embedded cluster has locked memory) before
+    // the access suite's warm gets.
+    Map<String, Object> hpf = results.creationOf("HPF", 200).details();
+    assertTrue(((Number) hpf.get("indexBytesPinned")).longValue() > 0, hpf::toString);
+    assertEquals(hpf.get("indexBytesPinned"), hpf.get("indexBytesCached"), hpf::toString);
   }
 
   @Test

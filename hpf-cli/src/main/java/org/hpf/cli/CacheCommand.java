@@ -1,8 +1,8 @@
 package org.hpf.cli;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -113,8 +113,8 @@ final class CacheCommand extends HpfSubcommand {
         return ExitCodes.OK;
       }
     }
-    CacheStatus status = awaitStatus(fs, path, cache.pool(),
-        waitSeconds == null ? 0 : waitSeconds * 1000L);
+    CacheStatus status = CachePinning.awaitCached(fs, path, cache.pool(),
+        Duration.ofSeconds(waitSeconds == null ? 0 : waitSeconds));
     if (!(action.pin && quiet())) {
       print(describe(status));
     }
@@ -124,24 +124,6 @@ final class CacheCommand extends HpfSubcommand {
           + " dfs.datanode.max.locked.memory and memlock limit large enough?)");
     }
     return ExitCodes.OK;
-  }
-
-  /** The status, after waiting up to {@code millis} for every pinned file to be cached. */
-  static CacheStatus awaitStatus(FileSystem fs, Path path, String pool, long millis)
-      throws IOException {
-    long deadline = System.nanoTime() + millis * 1_000_000L;
-    CacheStatus status = CachePinning.status(fs, path, pool);
-    while (!status.fullyCached() && System.nanoTime() < deadline) {
-      try {
-        // The NameNode's figures change with each rescan and cache report (seconds apart).
-        Thread.sleep(250);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while waiting for the cache");
-      }
-      status = CachePinning.status(fs, path, pool);
-    }
-    return status;
   }
 
   private void print(Map<String, Object> fields) {

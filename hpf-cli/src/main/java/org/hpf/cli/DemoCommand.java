@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.hpf.hdfs.CachePinning;
 import org.hpf.hdfs.CacheStatus;
 import org.hpf.hdfs.HdfsOptions;
 import org.hpf.read.HpfReader;
@@ -130,8 +132,8 @@ final class DemoCommand extends HpfSubcommand {
 
     printHdfs(out, result.hdfs());
     long pinned = System.nanoTime();
-    CacheStatus cached = CacheCommand.awaitStatus(cluster.fileSystem(), archive,
-        HdfsOptions.defaults().cachePool(), 10_000);
+    CacheStatus cached = CachePinning.awaitCached(cluster.fileSystem(), archive,
+        HdfsOptions.defaults().cachePool(), Duration.ofSeconds(10));
     out.printf(Locale.ROOT, "  cached     %s of %s of index in DataNode memory after %s%n",
         Units.bytes(cached.bytesCached()), Units.bytes(cached.bytesNeeded()),
         Units.millis((System.nanoTime() - pinned) / 1_000_000));

@@ -2,6 +2,8 @@ package org.hpf.hdfs;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -105,6 +107,27 @@ public final class CachePinning {
     }
     return new CacheStatus(storage.location(), pool, generation, wanted.size(), directives, stale,
         filesNeeded, filesCached, bytesNeeded, bytesCached, unpinned);
+  }
+
+  /**
+   * The {@link #status} once every pinned file is cached, or when {@code timeout} has passed
+   * (the NameNode's figures change with each rescan of the directives and each cache report,
+   * seconds apart on a default cluster).
+   */
+  public static CacheStatus awaitCached(FileSystem fs, Path archive, String pool,
+      Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    CacheStatus status = status(fs, archive, pool);
+    while (!status.fullyCached() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while waiting for the cache");
+      }
+      status = status(fs, archive, pool);
+    }
+    return status;
   }
 
   /**
