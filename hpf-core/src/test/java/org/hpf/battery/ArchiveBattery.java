@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -56,12 +54,8 @@ import org.hpf.write.Compression;
 import org.hpf.write.CreateResult;
 import org.hpf.write.ProgressListener;
 import org.hpf.write.WriterOptions;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -74,56 +68,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>Randomized content and names come from {@link Seeds}: {@code -Dhpf.test.seed=N} replays a
  * failing run; the seed is in every assertion message that depends on it.
  */
-abstract class ArchiveBattery {
-  /** A local folder for sources (on both variants: sources may be on any file system). */
-  @TempDir protected java.nio.file.Path tmp;
-
-  private Random random;
-  private Path archiveRoot;
-
-  /** The configuration that names the archive's file system. */
-  protected abstract Configuration conf() throws IOException;
-
-  /** A fresh directory on the archive's file system for this test's archives. */
-  protected abstract Path newArchiveRoot(String testName) throws IOException;
-
-  /** True on the MiniDFSCluster: tests use fewer and smaller files there (writes are slow). */
-  protected abstract boolean onHdfs();
-
-  /**
-   * Local file names are decoded with {@code sun.jnu.encoding}, which follows the locale: under
-   * LANG=C the JVM cannot even create the non-ASCII source files these tests use.
-   */
-  @BeforeAll
-  static void requireUtf8FileNames() {
-    assertEquals("UTF-8", System.getProperty("sun.jnu.encoding"), "the battery needs a UTF-8 "
-        + "locale for local file names: run with LANG=C.UTF-8 (or any UTF-8 locale)");
-  }
-
-  @BeforeEach
-  void setUpBattery(TestInfo info) throws IOException {
-    String method = info.getTestMethod().map(m -> m.getName()).orElse("test");
-    random = Seeds.random(method + " " + info.getDisplayName());
-    archiveRoot = newArchiveRoot(method);
+abstract class ArchiveBattery extends BatteryBase {
+  ArchiveBattery(Place place) {
+    super(place, "");
   }
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  /** {@code local} on the local file system, {@code hdfs} on the MiniDFSCluster. */
-  protected int pick(int local, int hdfs) {
-    return onHdfs() ? hdfs : local;
-  }
-
-  protected Random random() {
-    return random;
-  }
-
-  protected FileSystem archiveFs() throws IOException {
-    return archiveRoot.getFileSystem(conf());
-  }
-
   protected Path archivePath(String label) {
-    return new Path(archiveRoot, label + ".hpf");
+    return new Path(archiveRoot(), label + ".hpf");
   }
 
   /** Writes {@code tree} to a new local folder and returns it as a source root. */
@@ -135,7 +88,7 @@ abstract class ArchiveBattery {
 
   /** Writes {@code tree} to the archive's file system (HDFS on the HDFS variant). */
   protected Path sourcesOnArchiveFs(TestTree tree, String label) throws IOException {
-    Path dir = new Path(archiveRoot, "src-" + label);
+    Path dir = new Path(archiveRoot(), "src-" + label);
     tree.writeTo(archiveFs(), dir);
     return dir;
   }
@@ -1147,10 +1100,6 @@ abstract class ArchiveBattery {
       assertArchiveHolds(reader, tree, NameHasher.MURMUR3_128);
       assertCommittedFiles(archive, reader);
     }
-  }
-
-  protected static String uniqueName(String prefix) {
-    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
 }

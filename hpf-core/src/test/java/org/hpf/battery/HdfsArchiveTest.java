@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.List;
 import java.util.Random;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.InvalidNameException;
-import org.hpf.testing.MiniDfs;
 import org.hpf.write.WriterOptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -21,23 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("hdfs")
 class HdfsArchiveTest extends ArchiveBattery {
-
-  @Override
-  protected Configuration conf() throws IOException {
-    return MiniDfs.shared().configuration();
-  }
-
-  @Override
-  protected Path newArchiveRoot(String testName) throws IOException {
-    FileSystem fs = MiniDfs.shared().fileSystem();
-    Path root = fs.makeQualified(new Path("/battery/" + uniqueName(testName)));
-    fs.mkdirs(root);
-    return root;
-  }
-
-  @Override
-  protected boolean onHdfs() {
-    return true;
+  HdfsArchiveTest() {
+    super(hdfs("battery"));
   }
 
   /** Sources on HDFS and on the local file system in one archive. */

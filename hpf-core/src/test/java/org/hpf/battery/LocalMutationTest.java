@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
@@ -26,23 +24,8 @@ import org.junit.jupiter.api.Test;
  * system (the layer policy, retention, empty archives) run here only.
  */
 class LocalMutationTest extends MutationBattery {
-  private final Configuration conf = new Configuration();
-
-  @Override
-  protected Configuration conf() {
-    return conf;
-  }
-
-  @Override
-  protected Path newArchiveRoot(String testName) throws IOException {
-    java.nio.file.Path dir = tmp.resolve("archives");
-    Files.createDirectories(dir);
-    return new Path(dir.toUri());
-  }
-
-  @Override
-  protected boolean onHdfs() {
-    return false;
+  LocalMutationTest() {
+    super(local());
   }
 
   /** An append of nothing and an append to an empty archive. */
@@ -67,8 +50,6 @@ class LocalMutationTest extends MutationBattery {
       assertArchiveIs(archive, model);
     }
   }
-
-
 
   /**
    * A fixed sequence that builds three layers and three segments, then folds and merges: every

@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -53,11 +52,7 @@ import org.hpf.write.ChangeResult;
 import org.hpf.write.Compression;
 import org.hpf.write.WriterOptions;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Changes to existing archives ({@link ArchiveWriter}: append, delete, compact) checked against
@@ -71,40 +66,13 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Randomized content, names and operations come from {@link Seeds}: {@code -Dhpf.test.seed=N}
  * replays a failing run.
  */
-abstract class MutationBattery {
-  @TempDir protected java.nio.file.Path tmp;
-
-  private Random random;
-  private Path archiveRoot;
+abstract class MutationBattery extends BatteryBase {
   private int sourceDirs;
   private final List<Path> archives = new ArrayList<>();
   private final Map<Path, Integer> retained = new HashMap<>();
 
-  protected abstract Configuration conf() throws IOException;
-
-  protected abstract Path newArchiveRoot(String testName) throws IOException;
-
-  protected abstract boolean onHdfs();
-
-  @BeforeAll
-  static void requireUtf8FileNames() {
-    assertEquals("UTF-8", System.getProperty("sun.jnu.encoding"), "the battery needs a UTF-8 "
-        + "locale for local file names: run with LANG=C.UTF-8 (or any UTF-8 locale)");
-  }
-
-  @BeforeEach
-  void setUpBattery(TestInfo info) throws IOException {
-    String method = info.getTestMethod().map(m -> m.getName()).orElse("test");
-    random = Seeds.random("mutation " + method + " " + info.getDisplayName());
-    archiveRoot = newArchiveRoot(method);
-  }
-
-  protected int pick(int local, int hdfs) {
-    return onHdfs() ? hdfs : local;
-  }
-
-  protected Random random() {
-    return random;
+  MutationBattery(Place place) {
+    super(place, "mutation ");
   }
 
   // ---- the model ---------------------------------------------------------------------------
@@ -143,7 +111,7 @@ abstract class MutationBattery {
   // ---- helpers -----------------------------------------------------------------------------
 
   protected Path archivePath(String label) {
-    Path archive = new Path(archiveRoot, label + ".hpf");
+    Path archive = new Path(archiveRoot(), label + ".hpf");
     archives.add(archive);
     return archive;
   }
@@ -151,10 +119,6 @@ abstract class MutationBattery {
   /** Archives whose writers keep more than the default two generations. */
   protected void retains(Path archive, int generations) {
     retained.put(archive, generations);
-  }
-
-  protected FileSystem archiveFs() throws IOException {
-    return archiveRoot.getFileSystem(conf());
   }
 
   /** Writes {@code tree} to a new local folder and returns it as a source root. */
@@ -510,7 +474,7 @@ abstract class MutationBattery {
       // Deleted names come back with an append (no replace needed), with new bytes.
       TestTree again = new TestTree();
       for (String name : doomed.subList(0, doomed.size() / 2)) {
-        again.addOrFail(name, TestTree.content(random(), 100), TestTree.mtime(random()));
+        again.addOrFail(name, TestTree.content(random, 100), TestTree.mtime(random));
       }
       writer.append(List.of(sources(again)), false);
       model.add(again);
@@ -626,7 +590,7 @@ abstract class MutationBattery {
    */
   @Test
   void randomChangesMatchTheModel() throws IOException {
-    Random r = random();
+    Random r = random;
     Path archive = archivePath("random");
     WriterOptions options = WriterOptions.builder().bucketCapacity(pick(10, 8))
         .partSize(32 * 1024).build();
