@@ -1,0 +1,42 @@
+package org.hpf.bench.experiments;
+
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+
+/**
+ * One experiment of the seed studies as a subcommand of {@code hpf-bench exp}: its own options
+ * as fields, the shared ones in {@link #options}; {@link #call} runs it in a context of its own
+ * and writes its JSON, Markdown and chart.
+ */
+public abstract class Experiment implements Callable<Integer> {
+  static PrintStream out = System.out;
+
+  @Mixin
+  public ExperimentOptions options = new ExperimentOptions();
+
+  /** The subcommand's name and the stem of its output files. */
+  public abstract String name();
+
+  /** Runs the experiment in {@code context} (whose cluster it may share with others). */
+  public abstract ExperimentResult run(ExperimentContext context) throws Exception;
+
+  @Override
+  public Integer call() throws Exception {
+    try (ExperimentContext context = new ExperimentContext(options, out)) {
+      runAndWrite(context);
+    }
+    return 0;
+  }
+
+  /** Runs, writes the three files to the context's --out and says where they are. */
+  public ExperimentResult runAndWrite(ExperimentContext context) throws Exception {
+    context.log.println("experiment " + name());
+    ExperimentResult result = run(context);
+    context.finish(result);
+    for (java.io.File f : result.write(context.options.out.getAbsoluteFile())) {
+      context.log.println("  wrote " + f);
+    }
+    return result;
+  }
+}

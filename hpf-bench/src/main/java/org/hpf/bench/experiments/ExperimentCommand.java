@@ -1,0 +1,56 @@
+package org.hpf.bench.experiments;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code hpf-bench exp}: the HDFS experiments of the seed studies, one subcommand each, and
+ * {@code all} to run every one with its defaults in one go.
+ */
+@Command(name = "exp", aliases = "experiment", mixinStandardHelpOptions = true,
+    description = "HDFS experiments of the seed studies (file size, replication, file count,"
+        + " block size, DataNodes, clients, NameNode model), each writing <suite>.json,"
+        + " <suite>.md and <suite>.png.",
+    subcommands = {SizeSuite.class, ReplicationSuite.class, FileSizeSuite.class,
+        BlockSizeSuite.class, DataNodeSuite.class, ClientsSuite.class, NameNodeModelSuite.class,
+        ExperimentCommand.All.class})
+public final class ExperimentCommand implements Callable<Integer> {
+  /** Where the experiments log their progress (the command's stdout). */
+  public static void logTo(PrintStream out) {
+    Experiment.out = out;
+  }
+
+  /** Every experiment, with its defaults, in the order that restarts the cluster least. */
+  public static List<Experiment> all() {
+    return List.of(new SizeSuite(), new FileSizeSuite(), new NameNodeModelSuite(),
+        new BlockSizeSuite(), new ClientsSuite(), new ReplicationSuite(), new DataNodeSuite());
+  }
+
+  @Override
+  public Integer call() {
+    new picocli.CommandLine(this).usage(Experiment.out);
+    return 2;
+  }
+
+  /** {@code hpf-bench exp all}: every experiment in one context (one cluster where it can). */
+  @Command(name = "all", mixinStandardHelpOptions = true,
+      description = "Runs every experiment with its defaults, sharing the cluster.")
+  static final class All implements Callable<Integer> {
+    @Mixin
+    ExperimentOptions options = new ExperimentOptions();
+
+    @Override
+    public Integer call() throws Exception {
+      try (ExperimentContext context = new ExperimentContext(options, Experiment.out)) {
+        for (Experiment e : all()) {
+          e.options = options;
+          e.runAndWrite(context);
+        }
+      }
+      return 0;
+    }
+  }
+}

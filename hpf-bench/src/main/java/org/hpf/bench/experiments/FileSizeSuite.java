@@ -1,0 +1,133 @@
+package org.hpf.bench.experiments;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.hpf.bench.BenchCluster;
+import org.hpf.bench.Report;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Seed 000, Figures 11-12: the same bytes as one file, as files of 0.8 block (the seed's 102.4
+ * MB against 128 MB blocks) and as files a tenth of that (10.24 MB), plus a fourth line: those
+ * small files packed into one HPF archive. Scaled by default to 512 KiB blocks, so 64 MiB holds
+ * as many blocks and files (128 blocks, 160 and 1,600 files) as the seed's 16 GB.
+ */
+@Command(name = "file-size", mixinStandardHelpOptions = true,
+    description = "Same bytes as one file, files near the block size, files a tenth of that,"
+        + " and those small files in an HPF archive (seed 000, Figures 11-12).")
+public final class FileSizeSuite extends Experiment {
+  @Option(names = "--totals-mib", split = ",", defaultValue = "64,128",
+      description = "Total data in MiB (default: ${DEFAULT-VALUE}).")
+  public List<Integer> totalsMiB = new ArrayList<>(List.of(64, 128));
+
+  @Option(names = "--block-size", defaultValue = "524288", paramLabel = "BYTES",
+      description = "Block size (default: ${DEFAULT-VALUE}, 1/256 of the seed's 128 MB).")
+  public long blockSize = 512 << 10;
+
+  @Option(names = "--replication", defaultValue = "3")
+  public short replication = 3;
+
+  @Option(names = "--hpf-threads", defaultValue = "0",
+      description = "HPF writer threads (default: HPF's own, the cores but at least 2).")
+  public int hpfThreads = 0;
+
+  /** One way to hold the same bytes. */
+  record Layout(String series, long fileSize, boolean packed) {}
+
+  List<Layout> layouts(long total) {
+    long near = Math.round(blockSize * SeedFigures.NEAR_BLOCK);
+    long small = Math.round(near / 10.0);
+    return List.of(new Layout("one file", total, false),
+        new Layout("files of " + Report.bytes(near), near, false),
+        new Layout("files of " + Report.bytes(small), small, false),
+        new Layout("HPF archive of the " + Report.bytes(small) + " files", small, true));
+  }
+
+  @Override
+  public String name() {
+    return "file-size";
+  }
+
+  /** Writes one layout {@code reps} times (reading it back each time); the data stays. */
+  RoundTrip store(ExperimentContext context, BenchCluster cluster, LocalData data, Layout layout,
+      long total, Path target, int reps) throws Exception {
+    List<java.nio.file.Path> files = data.files(context.local("layout-" + total + "-"
+        + layout.fileSize()), total, layout.fileSize());
+    return layout.packed()
+        ? RoundTrip.packed(cluster, files, target, replication, blockSize, hpfThreads, reps)
+        : RoundTrip.plain(cluster, files, target, replication, blockSize, reps);
+  }
+
+  /** Where a layout of {@code total} bytes is kept. */
+  Path target(ExperimentContext context, BenchCluster cluster, Layout layout, long total) {
+    return context.dir(cluster, "file-size/" + total + "/" + layout.fileSize()
+        + (layout.packed() ? "/archive.hpf" : ""));
+  }
+
+  @Override
+  public ExperimentResult run(ExperimentContext context) throws Exception {
+    BenchCluster cluster = context.cluster(context.options.dataNodes);
+    ExperimentResult r = new ExperimentResult(name(), "Same bytes, different file sizes",
+        "MiB in total", "seconds");
+    r.logX = true;
+    context.describe(r, cluster);
+    r.config.putAll(Map.of("totalsMiB", totalsMiB, "blockSize", blockSize, "replication",
+        replication, "hpfThreads", hpfThreads, "hpfCompression", "NONE"));
+    LocalData data = new LocalData(context.options.seed);
+    for (int mib : totalsMiB) {
+      long total = (long) mib << 20;
+      for (Layout layout : layouts(total)) {
+        Path target = target(context, cluster, layout, total);
+        RoundTrip trip = store(context, cluster, data, layout, total, target,
+            context.options.reps);
+        Map<String, Object> details = trip.throughput();
+        details.put("files", (total + layout.fileSize() - 1) / layout.fileSize());
+        r.add("write", layout.series(), mib, mib + " MiB", trip.writeSeconds(), details);
+        r.add("read", layout.series(), mib, mib + " MiB", trip.readSeconds(), details);
+        context.log.printf(Locale.ROOT, "  %4d MiB %-34s write %.2f s  read %.2f s%n", mib,
+            layout.series(), trip.writeMedian(), trip.readMedian());
+        cluster.fs().delete(target, true);
+      }
+    }
+    compare(r);
+    return r;
+  }
+
+  private void compare(ExperimentResult r) {
+    List<Layout> names = layouts(1);
+    String one = names.get(0).series();
+    double scale = (128 << 20) / (double) blockSize;
+    for (int mib : totalsMiB) {
+      double seedGb = mib * scale / 1024;
+      int at = SeedFigures.LAYOUT_GB.indexOf(seedGb);
+      String where = String.format(Locale.ROOT, "%d MiB here ~ %.0f GB in seed 000", mib,
+          seedGb);
+      for (String panel : List.of("write", "read")) {
+        double base = r.point(panel, one, mib).value();
+        double near = r.point(panel, names.get(1).series(), mib).value();
+        double small = r.point(panel, names.get(2).series(), mib).value();
+        double hpf = r.point(panel, names.get(3).series(), mib).value();
+        r.compare(panel + " " + mib + " MiB: files near the block size ÷ one file",
+            at < 0 ? null : SeedFigures.FILES_102MB.get(at) / SeedFigures.ONE_FILE.get(at),
+            near / base, where + (at < 0 ? " (no seed value)" : " (Figs. 11-12 table)"));
+        r.compare(panel + " " + mib + " MiB: files a tenth of that ÷ one file",
+            at < 0 ? null : SeedFigures.FILES_10MB.get(at) / SeedFigures.ONE_FILE.get(at),
+            small / base, where);
+        r.compare(panel + " " + mib + " MiB: HPF archive ÷ one file", null, hpf / base,
+            "not in the seed");
+        r.compare(panel + " " + mib + " MiB: share of the small files' extra time HPF wins"
+            + " back", null, (small - hpf) / (small - base), "(small − HPF) ÷ (small − one"
+            + " file); 1 = as fast as one file");
+      }
+    }
+    r.notes.add("The seed prints one table for Figures 11-12 (its text does not say whether"
+        + " write or read); both panels here are compared with it.");
+    r.notes.add("HPF writes with its own writer threads (default: the cores, at least 2) and"
+        + " stores members uncompressed; plain files are uploaded by one thread, as"
+        + " `hdfs dfs -put` does.");
+  }
+}
