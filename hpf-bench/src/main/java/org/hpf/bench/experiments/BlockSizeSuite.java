@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
 @Command(name = "block-size", mixinStandardHelpOptions = true,
     description = "Write/read time of the same file at doubling block sizes (seed 001, Fig. 2).")
 public final class BlockSizeSuite extends Experiment {
-  @Option(names = "--block-sizes-kib", split = ",", defaultValue = "128,256,512,1024,2048,4096,8192",
+  @Option(names = "--block-sizes-kib", split = ",",
+      defaultValue = "128,256,512,1024,2048,4096,8192",
       description = "Block sizes in KiB (default: ${DEFAULT-VALUE}).")
   public List<Integer> blockSizesKiB = new ArrayList<>(List.of(128, 256, 512, 1024, 2048, 4096,
       8192));
@@ -39,11 +40,9 @@ public final class BlockSizeSuite extends Experiment {
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
     BenchCluster cluster = context.cluster(context.options.dataNodes);
-    ExperimentResult r = new ExperimentResult(name(), "Block size: write/read time of one file",
-        "block size, KiB", "seconds");
-    r.logX = true;
-    context.describe(r, cluster);
-    r.config.putAll(Map.of("blockSizesKiB", blockSizesKiB, "sizeMiB", sizeMiB, "replication",
+    ExperimentResult r = begin(context, cluster, "Block size: write/read time of one file",
+        "block size, KiB", "seconds", true,
+        Map.of("blockSizesKiB", blockSizesKiB, "sizeMiB", sizeMiB, "replication",
         replication));
     long bytes = (long) sizeMiB << 20;
     List<java.nio.file.Path> files = new LocalData(context.options.seed)
@@ -56,8 +55,7 @@ public final class BlockSizeSuite extends Experiment {
           context.options.reps);
       Map<String, Object> details = trip.throughput();
       details.put("blocks", (bytes + blockSize - 1) / blockSize);
-      r.add("write", series, kib, kib + " KiB", trip.writeSeconds(), details);
-      r.add("read", series, kib, kib + " KiB", trip.readSeconds(), details);
+      r.add(series, kib, kib + " KiB", trip, details);
       context.log.printf(Locale.ROOT, "  block %6d KiB  write %.2f s  read %.2f s%n", kib,
           trip.writeMedian(), trip.readMedian());
       cluster.fs().delete(dir, true);

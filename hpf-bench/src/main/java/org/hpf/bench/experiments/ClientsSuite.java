@@ -45,10 +45,9 @@ public final class ClientsSuite extends Experiment {
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
     BenchCluster cluster = context.cluster(context.options.dataNodes);
-    ExperimentResult r = new ExperimentResult(name(), "Concurrent clients: total time",
-        "clients", "seconds");
-    context.describe(r, cluster);
-    r.config.putAll(Map.of("clients", clients, "perClientMiB", perClientMiB, "blockSize",
+    ExperimentResult r = begin(context, cluster, "Concurrent clients: total time",
+        "clients", "seconds", false,
+        Map.of("clients", clients, "perClientMiB", perClientMiB, "blockSize",
         blockSize, "replication", replication));
     long bytes = (long) perClientMiB << 20;
     List<java.nio.file.Path> source = new LocalData(context.options.seed)

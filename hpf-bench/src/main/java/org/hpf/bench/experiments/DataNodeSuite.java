@@ -72,7 +72,7 @@ public final class DataNodeSuite extends Experiment {
           + " sweep is not meaningful in absolute terms; run it on real clusters of different"
           + " sizes with --fs.");
     }
-    List<Double> speeds = r.series("write", "write").stream()
+    List<Double> speeds = r.series("write", series()).stream()
         .map(p -> (Double) p.details().get("writeMBps")).toList();
     if (speeds.size() > 1) {
       double max = speeds.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
@@ -86,6 +86,10 @@ public final class DataNodeSuite extends Experiment {
     return r;
   }
 
+  private String series() {
+    return totalMiB + " MiB in files of " + fileMiB + " MiB";
+  }
+
   private void measure(ExperimentContext context, BenchCluster cluster, int dataNodes,
       List<java.nio.file.Path> files, ExperimentResult r) throws Exception {
     short factor = (short) Math.max(1, Math.min(replication, dataNodes));
@@ -96,9 +100,7 @@ public final class DataNodeSuite extends Experiment {
     details.put("replication", factor);
     details.put("writeMBpsPerDataNode", trip.bytes() / 1e6 / trip.writeMedian() * factor
         / dataNodes);
-    r.add("write", "write", dataNodes, Integer.toString(dataNodes), trip.writeSeconds(),
-        details);
-    r.add("read", "read", dataNodes, Integer.toString(dataNodes), trip.readSeconds(), details);
+    r.add(series(), dataNodes, Integer.toString(dataNodes), trip, details);
     context.log.printf(Locale.ROOT, "  %2d DataNodes (replication %d)  write %.2f s  read %.2f s%n",
         dataNodes, factor, trip.writeMedian(), trip.readMedian());
     cluster.fs().delete(dir, true);

@@ -1,6 +1,9 @@
 package org.hpf.bench.experiments;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Map;
+import org.hpf.bench.BenchCluster;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 
@@ -20,6 +23,17 @@ public abstract class Experiment implements Callable<Integer> {
 
   /** Runs the experiment in {@code context} (whose cluster it may share with others). */
   public abstract ExperimentResult run(ExperimentContext context) throws Exception;
+
+  /** A result for this experiment, described with the context, the cluster and its settings. */
+  ExperimentResult begin(ExperimentContext context, BenchCluster cluster, String title,
+      String xTitle, String yTitle, boolean logX, Map<String, Object> settings)
+      throws IOException {
+    ExperimentResult r = new ExperimentResult(name(), title, xTitle, yTitle);
+    r.logX = logX;
+    context.describe(r, cluster);
+    r.config.putAll(settings);
+    return r;
+  }
 
   @Override
   public Integer call() throws Exception {

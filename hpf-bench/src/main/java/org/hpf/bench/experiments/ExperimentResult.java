@@ -59,6 +59,12 @@ public final class ExperimentResult {
     return p;
   }
 
+  /** A round trip's write and read as points of the "write" and "read" panels. */
+  void add(String series, double x, String label, RoundTrip trip, Map<String, Object> details) {
+    add("write", series, x, label, trip.writeSeconds(), details);
+    add("read", series, x, label, trip.readSeconds(), details);
+  }
+
   /** The point of {@code panel}/{@code series} at {@code x}, or null. */
   public Point point(String panel, String series, double x) {
     return points.stream().filter(p -> p.panel().equals(panel) && p.series().equals(series)

@@ -8,28 +8,22 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.bench.BenchCluster;
 import org.hpf.bench.Report;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * Seed 000, Figures 11-12: the same bytes as one file, as files of 0.8 block (the seed's 102.4
  * MB against 128 MB blocks) and as files a tenth of that (10.24 MB), plus a fourth line: those
  * small files packed into one HPF archive. Scaled by default to 512 KiB blocks, so 64 MiB holds
- * as many blocks and files (128 blocks, 160 and 1,600 files) as the seed's 16 GB.
+ * as many blocks and files (128 blocks, 160 and 1,600 files) as the seed's 16 GB; the defaults
+ * are 32 and 64 MiB (8 and 16 GB there).
  */
 @Command(name = "file-size", mixinStandardHelpOptions = true,
     description = "Same bytes as one file, files near the block size, files a tenth of that,"
         + " and those small files in an HPF archive (seed 000, Figures 11-12).")
 public final class FileSizeSuite extends Experiment {
-  @Option(names = "--totals-mib", split = ",", defaultValue = "64,128",
-      description = "Total data in MiB (default: ${DEFAULT-VALUE}).")
-  public List<Integer> totalsMiB = new ArrayList<>(List.of(64, 128));
-
-  @Option(names = "--block-size", defaultValue = "524288", paramLabel = "BYTES",
-      description = "Block size (default: ${DEFAULT-VALUE}, 1/256 of the seed's 128 MB).")
-  public long blockSize = 512 << 10;
-
-  @Option(names = "--replication", defaultValue = "3")
-  public short replication = 3;
+  @Mixin
+  public LayoutOptions layout = new LayoutOptions();
 
   @Option(names = "--hpf-threads", defaultValue = "0",
       description = "HPF writer threads (default: HPF's own, the cores but at least 2).")
@@ -39,7 +33,7 @@ public final class FileSizeSuite extends Experiment {
   record Layout(String series, long fileSize, boolean packed) {}
 
   List<Layout> layouts(long total) {
-    long near = Math.round(blockSize * SeedFigures.NEAR_BLOCK);
+    long near = Math.round(layout.blockSize * SeedFigures.NEAR_BLOCK);
     long small = Math.round(near / 10.0);
     return List.of(new Layout("one file", total, false),
         new Layout("files of " + Report.bytes(near), near, false),
@@ -53,43 +47,42 @@ public final class FileSizeSuite extends Experiment {
   }
 
   /** Writes one layout {@code reps} times (reading it back each time); the data stays. */
-  RoundTrip store(ExperimentContext context, BenchCluster cluster, LocalData data, Layout layout,
+  RoundTrip store(ExperimentContext context, BenchCluster cluster, LocalData data, Layout shape,
       long total, Path target, int reps) throws Exception {
     List<java.nio.file.Path> files = data.files(context.local("layout-" + total + "-"
-        + layout.fileSize()), total, layout.fileSize());
-    return layout.packed()
-        ? RoundTrip.packed(cluster, files, target, replication, blockSize, hpfThreads, reps)
-        : RoundTrip.plain(cluster, files, target, replication, blockSize, reps);
+        + shape.fileSize()), total, shape.fileSize());
+    return shape.packed()
+        ? RoundTrip.packed(cluster, files, target, layout.replication, layout.blockSize,
+            hpfThreads, reps)
+        : RoundTrip.plain(cluster, files, target, layout.replication, layout.blockSize,
+            reps);
   }
 
   /** Where a layout of {@code total} bytes is kept. */
-  Path target(ExperimentContext context, BenchCluster cluster, Layout layout, long total) {
-    return context.dir(cluster, "file-size/" + total + "/" + layout.fileSize()
-        + (layout.packed() ? "/archive.hpf" : ""));
+  Path target(ExperimentContext context, BenchCluster cluster, Layout shape, long total) {
+    return context.dir(cluster, "file-size/" + total + "/" + shape.fileSize()
+        + (shape.packed() ? "/archive.hpf" : ""));
   }
 
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
     BenchCluster cluster = context.cluster(context.options.dataNodes);
-    ExperimentResult r = new ExperimentResult(name(), "Same bytes, different file sizes",
-        "MiB in total", "seconds");
-    r.logX = true;
-    context.describe(r, cluster);
-    r.config.putAll(Map.of("totalsMiB", totalsMiB, "blockSize", blockSize, "replication",
-        replication, "hpfThreads", hpfThreads, "hpfCompression", "NONE"));
+    ExperimentResult r = begin(context, cluster, "Same bytes, different file sizes",
+        "MiB in total", "seconds", true,
+        Map.of("totalsMiB", layout.totalsMiB, "blockSize", layout.blockSize, "replication",
+            layout.replication, "hpfThreads", hpfThreads, "hpfCompression", "NONE"));
     LocalData data = new LocalData(context.options.seed);
-    for (int mib : totalsMiB) {
+    for (int mib : layout.totalsMiB) {
       long total = (long) mib << 20;
-      for (Layout layout : layouts(total)) {
-        Path target = target(context, cluster, layout, total);
-        RoundTrip trip = store(context, cluster, data, layout, total, target,
+      for (Layout shape : layouts(total)) {
+        Path target = target(context, cluster, shape, total);
+        RoundTrip trip = store(context, cluster, data, shape, total, target,
             context.options.reps);
         Map<String, Object> details = trip.throughput();
-        details.put("files", (total + layout.fileSize() - 1) / layout.fileSize());
-        r.add("write", layout.series(), mib, mib + " MiB", trip.writeSeconds(), details);
-        r.add("read", layout.series(), mib, mib + " MiB", trip.readSeconds(), details);
+        details.put("files", (total + shape.fileSize() - 1) / shape.fileSize());
+        r.add(shape.series(), mib, mib + " MiB", trip, details);
         context.log.printf(Locale.ROOT, "  %4d MiB %-34s write %.2f s  read %.2f s%n", mib,
-            layout.series(), trip.writeMedian(), trip.readMedian());
+            shape.series(), trip.writeMedian(), trip.readMedian());
         cluster.fs().delete(target, true);
       }
     }
@@ -100,8 +93,8 @@ public final class FileSizeSuite extends Experiment {
   private void compare(ExperimentResult r) {
     List<Layout> names = layouts(1);
     String one = names.get(0).series();
-    double scale = (128 << 20) / (double) blockSize;
-    for (int mib : totalsMiB) {
+    double scale = (128 << 20) / (double) layout.blockSize;
+    for (int mib : layout.totalsMiB) {
       double seedGb = mib * scale / 1024;
       int at = SeedFigures.LAYOUT_GB.indexOf(seedGb);
       String where = String.format(Locale.ROOT, "%d MiB here ~ %.0f GB in seed 000", mib,

@@ -10,6 +10,7 @@ import org.hpf.bench.BenchCluster;
 import org.hpf.bench.BenchCluster.NameNodeCount;
 import org.hpf.bench.experiments.FileSizeSuite.Layout;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,15 +23,8 @@ import picocli.CommandLine.Option;
     description = "NameNode RAM and capacity model (seed 002) for the file-size datasets, as"
         + " plain files and as HPF archives.")
 public final class NameNodeModelSuite extends Experiment {
-  @Option(names = "--totals-mib", split = ",", defaultValue = "64,128",
-      description = "Total data of the datasets in MiB (default: ${DEFAULT-VALUE}).")
-  public List<Integer> totalsMiB = new ArrayList<>(List.of(64, 128));
-
-  @Option(names = "--block-size", defaultValue = "524288", paramLabel = "BYTES")
-  public long blockSize = 512 << 10;
-
-  @Option(names = "--replication", defaultValue = "3")
-  public short replication = 3;
+  @Mixin
+  public LayoutOptions layout = new LayoutOptions();
 
   @Option(names = "--object-bytes", defaultValue = "200",
       description = "NameNode bytes per object (default: ${DEFAULT-VALUE}, seed 002).")
@@ -44,32 +38,29 @@ public final class NameNodeModelSuite extends Experiment {
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
     BenchCluster cluster = context.cluster(context.options.dataNodes);
-    ExperimentResult r = new ExperimentResult(name(), "NameNode model: RAM and capacity",
-        "MiB in total", "bytes");
-    r.logX = true;
-    context.describe(r, cluster);
-    r.config.putAll(Map.of("totalsMiB", totalsMiB, "blockSize", blockSize, "replication",
-        replication, "objectBytes", objectBytes));
+    ExperimentResult r = begin(context, cluster, "NameNode model: RAM and capacity",
+        "MiB in total", "bytes", true,
+        Map.of("totalsMiB", layout.totalsMiB, "blockSize", layout.blockSize, "replication",
+            layout.replication, "objectBytes", objectBytes));
     FileSizeSuite layouts = new FileSizeSuite();
-    layouts.blockSize = blockSize;
-    layouts.replication = replication;
+    layouts.layout = layout;
     LocalData data = new LocalData(context.options.seed);
     Map<String, Double> perFileSmall = new LinkedHashMap<>();
-    for (int mib : totalsMiB) {
+    for (int mib : layout.totalsMiB) {
       long total = (long) mib << 20;
       List<Layout> all = layouts.layouts(total);
-      for (Layout layout : all) {
-        Path target = layouts.target(context, cluster, layout, total);
-        layouts.store(context, cluster, data, layout, total, target, 1);
+      for (Layout shape : all) {
+        Path target = layouts.target(context, cluster, shape, total);
+        layouts.store(context, cluster, data, shape, total, target, 1);
         NameNodeCount c = cluster.count(target);
-        ScalingModel m = new ScalingModel(c.files(), c.blocks(), objectBytes, replication,
-            blockSize);
-        add(r, layout.series(), mib, m, c);
+        ScalingModel m = new ScalingModel(c.files(), c.blocks(), objectBytes,
+            layout.replication, layout.blockSize);
+        add(r, shape.series(), mib, m, c);
         context.log.printf(Locale.ROOT, "  %4d MiB %-34s F=%,d blocks=%,d lambda=%.2f RAM>=%s"
-            + " SC<=%s%n", mib, layout.series(), c.files(), c.blocks(), m.lambda(),
+            + " SC<=%s%n", mib, shape.series(), c.files(), c.blocks(), m.lambda(),
             org.hpf.bench.Report.bytes((long) m.ramBytes()),
             org.hpf.bench.Report.bytes((long) m.capacityBytes()));
-        perFileSmall.put(layout.series() + "@" + mib, m.ramBytes());
+        perFileSmall.put(shape.series() + "@" + mib, m.ramBytes());
       }
       r.compare(mib + " MiB: NameNode RAM of the HPF archive ÷ of its small files as plain"
           + " files", null, perFileSmall.get(all.get(3).series() + "@" + mib)

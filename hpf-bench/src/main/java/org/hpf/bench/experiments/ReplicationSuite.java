@@ -39,11 +39,9 @@ public final class ReplicationSuite extends Experiment {
   public ExperimentResult run(ExperimentContext context) throws Exception {
     int largest = factors.stream().mapToInt(Short::intValue).max().orElse(3);
     BenchCluster cluster = context.cluster(Math.max(largest, context.options.dataNodes));
-    ExperimentResult r = new ExperimentResult(name(), "Replication factor: read/write time",
-        "MiB", "seconds");
-    r.logX = true;
-    context.describe(r, cluster);
-    r.config.putAll(Map.of("sizesMiB", sizesMiB, "factors", factors, "blockSize", blockSize));
+    ExperimentResult r = begin(context, cluster, "Replication factor: read/write time",
+        "MiB", "seconds", true,
+        Map.of("sizesMiB", sizesMiB, "factors", factors, "blockSize", blockSize));
     LocalData data = new LocalData(context.options.seed);
     for (int mib : sizesMiB) {
       long bytes = (long) mib << 20;
@@ -57,8 +55,7 @@ public final class ReplicationSuite extends Experiment {
         details.put("dataNodeBytesWritten", written < 0 ? "unavailable" : written);
         details.put("writtenPerByte", written < 0 ? "unavailable" : (double) written / bytes);
         String series = "replication " + factor;
-        r.add("write", series, mib, mib + " MiB", trip.writeSeconds(), details);
-        r.add("read", series, mib, mib + " MiB", trip.readSeconds(), details);
+        r.add(series, mib, mib + " MiB", trip, details);
         context.log.printf(Locale.ROOT, "  %4d MiB r=%d  write %.2f s  read %.2f s  DataNodes"
             + " wrote %.2f x%n", mib, factor, trip.writeMedian(), trip.readMedian(),
             (double) written / bytes);

@@ -51,6 +51,28 @@ final class SeedFigures {
     return sum / (values.size() - 1);
   }
 
+  /**
+   * The exponent b of time ~ size^b fitted by least squares on logarithms: 1 when time is
+   * linear in size, below 1 when a fixed cost dominates the small sizes.
+   */
+  static double exponent(List<Double> sizes, List<Double> times) {
+    int n = sizes.size();
+    double mx = 0;
+    double my = 0;
+    for (int i = 0; i < n; i++) {
+      mx += Math.log(sizes.get(i)) / n;
+      my += Math.log(times.get(i)) / n;
+    }
+    double sxy = 0;
+    double sxx = 0;
+    for (int i = 0; i < n; i++) {
+      double dx = Math.log(sizes.get(i)) - mx;
+      sxy += dx * (Math.log(times.get(i)) - my);
+      sxx += dx * dx;
+    }
+    return sxy / sxx;
+  }
+
   /** Mean of a[i] / b[i]. */
   static double meanRatio(List<Double> a, List<Double> b) {
     double sum = 0;

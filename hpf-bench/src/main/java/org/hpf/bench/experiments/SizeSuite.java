@@ -36,11 +36,9 @@ public final class SizeSuite extends Experiment {
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
     BenchCluster cluster = context.cluster(context.options.dataNodes);
-    ExperimentResult r = new ExperimentResult(name(), "Read/write time vs data size (one file)",
-        "MiB", "seconds");
-    r.logX = true;
-    context.describe(r, cluster);
-    r.config.putAll(Map.of("sizesMiB", sizesMiB, "blockSize", blockSize, "replication",
+    ExperimentResult r = begin(context, cluster, "Read/write time vs data size (one file)",
+        "MiB", "seconds", true,
+        Map.of("sizesMiB", sizesMiB, "blockSize", blockSize, "replication",
         replication));
     LocalData data = new LocalData(context.options.seed);
     for (int mib : sizesMiB) {
@@ -52,8 +50,7 @@ public final class SizeSuite extends Experiment {
       Map<String, Object> details = trip.throughput();
       details.put("blocks", (bytes + blockSize - 1) / blockSize);
       String label = mib + " MiB";
-      r.add("write", "one file", mib, label, trip.writeSeconds(), details);
-      r.add("read", "one file", mib, label, trip.readSeconds(), details);
+      r.add("one file", mib, label, trip, details);
       context.log.printf(Locale.ROOT, "  %5d MiB  write %.2f s  read %.2f s%n", mib,
           trip.writeMedian(), trip.readMedian());
       cluster.fs().delete(dir, true);
@@ -75,12 +72,12 @@ public final class SizeSuite extends Experiment {
           SeedFigures.meanStepRatio(times), read ? "seed 000 Fig. 3/8 (replication 3 line,"
               + " 1-512 GB)" : "seed 000 Fig. 3 (write values not in the text; it says upload"
               + " is \"a bit slower\" and linear)");
-      double sizes = (double) sizesMiB.get(sizesMiB.size() - 1) / sizesMiB.get(0);
-      r.compare(panel + ": (time largest ÷ smallest) ÷ (size largest ÷ smallest)",
-          read ? SeedFigures.READ_R3.get(SeedFigures.READ_R3.size() - 1)
-              / SeedFigures.READ_R3.get(0) / 512 : null,
-          times.get(times.size() - 1) / times.get(0) / sizes,
-          "1 = time proportional to size; below 1, the small sizes pay a fixed cost");
+      List<Double> sizes = r.series(panel, "one file").stream()
+          .map(ExperimentResult.Point::x).toList();
+      r.compare(panel + ": exponent b of time ~ size^b (1 = linear), least squares",
+          read ? SeedFigures.exponent(SeedFigures.SIZES_GB, SeedFigures.READ_R3) : null,
+          SeedFigures.exponent(sizes, times), "below 1: a fixed cost per file weighs on the"
+              + " small sizes");
     }
     r.notes.add("Reads in-process come from the page cache of the host that just wrote the"
         + " data (the seed repeated each test on a different day to avoid its cache).");

@@ -52,11 +52,11 @@ class ExperimentsSmokeTest {
     size.sizesMiB = List.of(1, 2);
     size.blockSize = BLOCK;
     FileSizeSuite fileSize = new FileSizeSuite();
-    fileSize.totalsMiB = List.of(2);
-    fileSize.blockSize = BLOCK;
+    fileSize.layout.totalsMiB = List.of(2);
+    fileSize.layout.blockSize = BLOCK;
     NameNodeModelSuite model = new NameNodeModelSuite();
-    model.totalsMiB = List.of(2);
-    model.blockSize = BLOCK;
+    model.layout.totalsMiB = List.of(2);
+    model.layout.blockSize = BLOCK;
     BlockSizeSuite blockSize = new BlockSizeSuite();
     blockSize.blockSizesKiB = List.of(64, 256);
     blockSize.sizeMiB = 1;
@@ -164,8 +164,8 @@ class ExperimentsSmokeTest {
     assertEquals(List.of(1.0, 2.0), results.get("clients").series("read", "all clients' read")
         .stream().map(Point::x).toList());
     ExperimentResult dn = results.get("datanodes");
-    assertEquals(List.of(1.0, 2.0), dn.series("write", "write").stream().map(Point::x)
-        .toList());
+    assertEquals(List.of(1.0, 2.0), dn.series("write", "2 MiB in files of 1 MiB").stream()
+        .map(Point::x).toList());
     assertTrue(dn.notes.stream().anyMatch(n -> n.contains("not meaningful in absolute")));
   }
 
