@@ -76,7 +76,12 @@ final class ExperimentChart {
     return Math.log(v) / Math.log(2);
   }
 
+  /** Whole numbers as such (8, 16, 32), others with three significant digits. */
   private static String label(double v) {
+    double rounded = Math.rint(v);
+    if (Math.abs(v - rounded) < 1e-6 * Math.max(1, Math.abs(v)) && Math.abs(v) < 1e7) {
+      return String.format(java.util.Locale.ROOT, "%,.0f", rounded);
+    }
     return ExperimentReport.number(v);
   }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -59,6 +60,7 @@ public final class ExperimentContext implements Closeable {
     }
     clusterDataNodes = dataNodes;
     cluster.fs().delete(cluster.path(options.baseDir), true);
+    warmUp(cluster);
     return cluster;
   }
 
@@ -66,8 +68,30 @@ public final class ExperimentContext implements Closeable {
   BenchCluster startEmbedded(int dataNodes) throws IOException {
     log.printf(Locale.ROOT, "starting a MiniDFSCluster with %d DataNodes%n", dataNodes);
     File storage = new File(work, "dfs-" + clusterNumber++);
-    return BenchCluster.embedded(storage, dataNodes, (short) Math.min(3, dataNodes),
-        DEFAULT_BLOCK);
+    BenchCluster started = BenchCluster.embedded(storage, dataNodes,
+        (short) Math.min(3, dataNodes), DEFAULT_BLOCK);
+    try {
+      warmUp(started);
+    } catch (IOException | RuntimeException e) {
+      started.close();
+      throw e;
+    }
+    return started;
+  }
+
+  /**
+   * An untimed upload and download of 16 MiB in 1 MiB files: the first transfers of a JVM pay
+   * for class loading and JIT compilation, the first of a cluster for its first pipelines, and
+   * neither belongs to the first measured point.
+   */
+  private void warmUp(BenchCluster on) throws IOException {
+    Path dir = dir(on, "warm-up");
+    List<java.nio.file.Path> files = new LocalData(options.seed).files(local("warm-up"),
+        16 << 20, 1 << 20);
+    short replication = (short) Math.max(1, Math.min(3, on.liveDataNodes()));
+    Transfers.upload(on.fs(), files, dir, replication, 1 << 20);
+    Transfers.download(on.fs(), dir);
+    on.fs().delete(dir, true);
   }
 
   /** A directory on the cluster for one experiment's files. */

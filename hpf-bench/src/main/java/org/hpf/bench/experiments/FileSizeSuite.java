@@ -79,7 +79,7 @@ public final class FileSizeSuite extends Experiment {
         RoundTrip trip = store(context, cluster, data, shape, total, target,
             context.options.reps);
         Map<String, Object> details = trip.throughput();
-        details.put("files", (total + shape.fileSize() - 1) / shape.fileSize());
+        details.put("files", Math.max(1, Math.round((double) total / shape.fileSize())));
         r.add(shape.series(), mib, mib + " MiB", trip, details);
         context.log.printf(Locale.ROOT, "  %4d MiB %-34s write %.2f s  read %.2f s%n", mib,
             shape.series(), trip.writeMedian(), trip.readMedian());

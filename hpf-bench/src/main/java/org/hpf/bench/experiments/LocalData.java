@@ -11,9 +11,8 @@ import java.util.SplittableRandom;
 
 /**
  * The local source files an experiment uploads, like the seed's files made with dd: exact sizes,
- * content that does not compress (random), {@code total} bytes split into files of {@code
- * fileSize} (the last one shorter when it does not divide), so every layout of the same total
- * holds the same bytes to the byte. Made once per layout and reused by every repetition.
+ * content that does not compress (random), {@code total} bytes split into files of about {@code
+ * fileSize}, so every layout of the same total holds the same bytes to the byte. Made once per layout and reused by every repetition.
  */
 final class LocalData {
   /** Random bytes every file is cut from (at a per-file offset): generating is not timed. */
@@ -26,19 +25,22 @@ final class LocalData {
     new SplittableRandom(seed).nextBytes(pool);
   }
 
-  /** The files of one layout below {@code dir}, created unless they already are. */
+  /**
+   * The files of one layout below {@code dir}, created unless they already are: {@code total}
+   * bytes in as many files as {@code fileSize} goes into it (rounded), of equal sizes but for a
+   * byte, so that no stray short file joins the layout.
+   */
   List<Path> files(Path dir, long total, long fileSize) throws IOException {
     Files.createDirectories(dir);
+    long count = Math.max(1, Math.round((double) total / fileSize));
     List<Path> files = new ArrayList<>();
-    long left = total;
-    for (int i = 0; left > 0; i++) {
-      long size = Math.min(fileSize, left);
+    for (int i = 0; i < count; i++) {
+      long size = total / count + (i < total % count ? 1 : 0);
       Path file = dir.resolve(String.format(Locale.ROOT, "f-%07d.bin", i));
       if (!Files.exists(file) || Files.size(file) != size) {
         write(file, size, i);
       }
       files.add(file);
-      left -= size;
     }
     return files;
   }
