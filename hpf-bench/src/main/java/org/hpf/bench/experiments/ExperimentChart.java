@@ -23,7 +23,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 final class ExperimentChart {
   private static final int WIDTH = 640;
-  private static final int HEIGHT = 440;
+  private static final int HEIGHT = 500;
 
   private ExperimentChart() {}
 
@@ -57,7 +57,7 @@ final class ExperimentChart {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
         .title(r.suite + ": " + panel).xAxisTitle(r.xTitle + (r.logX ? " (log2)" : ""))
         .yAxisTitle(r.yTitle + " (log2)").build();
-    chart.getStyler().setLegendPosition(LegendPosition.InsideNW);
+    chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
     chart.getStyler().setyAxisTickLabelsFormattingFunction(v -> label(Math.pow(2, v)));
     chart.getStyler().setxAxisTickLabelsFormattingFunction(v -> label(r.logX ? Math.pow(2, v)
         : v));

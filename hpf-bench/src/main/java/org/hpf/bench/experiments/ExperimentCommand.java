@@ -16,7 +16,7 @@ import picocli.CommandLine.Mixin;
         + " <suite>.md and <suite>.png.",
     subcommands = {SizeSuite.class, ReplicationSuite.class, FileSizeSuite.class,
         BlockSizeSuite.class, DataNodeSuite.class, ClientsSuite.class, NameNodeModelSuite.class,
-        ExperimentCommand.All.class})
+        ExperimentCommand.All.class, ExperimentCommand.Render.class})
 public final class ExperimentCommand implements Callable<Integer> {
   /** Where the experiments log their progress (the command's stdout). */
   public static void logTo(PrintStream out) {
@@ -33,6 +33,27 @@ public final class ExperimentCommand implements Callable<Integer> {
   public Integer call() {
     new picocli.CommandLine(this).usage(Experiment.out);
     return 2;
+  }
+
+  /** {@code hpf-bench exp report}: the Markdown and the chart again from results. */
+  @Command(name = "report", mixinStandardHelpOptions = true,
+      description = "Writes <suite>.md and <suite>.png again from <suite>.json files.")
+  static final class Render implements Callable<Integer> {
+    @picocli.CommandLine.Parameters(arity = "1..*", paramLabel = "SUITE_JSON")
+    List<java.io.File> results;
+
+    @picocli.CommandLine.Option(names = {"-o", "--out"}, paramLabel = "DIR",
+        description = "Where to write (default: the folder of each SUITE_JSON).")
+    java.io.File out;
+
+    @Override
+    public Integer call() throws Exception {
+      for (java.io.File json : results) {
+        java.io.File dir = out != null ? out : json.getAbsoluteFile().getParentFile();
+        ExperimentResult.read(json).write(dir).forEach(f -> Experiment.out.println("wrote " + f));
+      }
+      return 0;
+    }
   }
 
   /** {@code hpf-bench exp all}: every experiment in one context (one cluster where it can). */

@@ -80,6 +80,11 @@ public final class ExperimentResult {
     comparisons.add(new Comparison(quantity, seed, ours, source));
   }
 
+  /** Reads a {@code <suite>.json} written by {@link #write}. */
+  public static ExperimentResult read(File json) throws IOException {
+    return Results.mapper().readValue(json, ExperimentResult.class);
+  }
+
   /** Writes the JSON, the Markdown and the chart to {@code dir}; returns the three files. */
   public List<File> write(File dir) throws IOException {
     Files.createDirectories(dir.toPath());

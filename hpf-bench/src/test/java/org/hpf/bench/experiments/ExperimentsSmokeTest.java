@@ -170,6 +170,17 @@ class ExperimentsSmokeTest {
   }
 
   @Test
+  void reportRendersTheMarkdownAndChartAgainFromJson(@TempDir Path again) throws Exception {
+    int code = BenchCommand.execute(new String[] {"exp", "report",
+        new File(out, "replication.json").getPath(), "--out", again.toString()},
+        new PrintStream(new ByteArrayOutputStream()), System.err);
+    assertEquals(0, code);
+    assertEquals(Files.readString(new File(out, "replication.md").toPath()),
+        Files.readString(again.resolve("replication.md")));
+    assertTrue(again.resolve("replication.png").toFile().length() > 1000);
+  }
+
+  @Test
   void badOptionsAreUsageErrors() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = BenchCommand.execute(new String[] {"exp", "size", "--reps", "0"},
