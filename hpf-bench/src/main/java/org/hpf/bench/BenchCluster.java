@@ -150,6 +150,43 @@ public final class BenchCluster implements Closeable {
         mini.getNamesystem().getBlocksTotal()};
   }
 
+  /**
+   * Bytes the embedded DataNodes have written to their disks since they started, summed: the
+   * DataNodes' own BytesWritten metric (every replica a pipeline stores counts on its DataNode),
+   * or -1 when the cluster is not in this JVM. The metric has no public getter, so its counter
+   * is read directly; on a real cluster it is each DataNode's /jmx DataNodeActivity BytesWritten.
+   */
+  public long dataNodeBytesWritten() {
+    if (mini == null) {
+      return -1;
+    }
+    long total = 0;
+    try {
+      java.lang.reflect.Field counter = org.apache.hadoop.hdfs.server.datanode.metrics
+          .DataNodeMetrics.class.getDeclaredField("bytesWritten");
+      counter.setAccessible(true);
+      for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : mini.getDataNodes()) {
+        total += ((org.apache.hadoop.metrics2.lib.MutableCounterLong) counter
+            .get(dn.getMetrics())).value();
+      }
+    } catch (ReflectiveOperationException e) {
+      return -1;
+    }
+    return total;
+  }
+
+  /** DataNodes the NameNode reports live. */
+  public int liveDataNodes() throws IOException {
+    if (mini != null) {
+      return mini.getDataNodes().size();
+    }
+    if (fs instanceof org.apache.hadoop.hdfs.DistributedFileSystem dfs) {
+      return dfs.getDataNodeStats(
+          org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType.LIVE).length;
+    }
+    return -1;
+  }
+
   /** Inodes and blocks of a tree, and its bytes (logical, and on disk with replication). */
   public record NameNodeCount(long files, long directories, long blocks, long length,
       long spaceConsumed) {

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.hpf.bench.experiments.ExperimentCommand;
 import org.hpf.bench.jmh.JmhLauncher;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Parameters;
     description = "Benchmarks HPF against HAR, MapFile, SequenceFile and native HDFS on an"
         + " embedded MiniDFSCluster (or a real cluster with --fs), side by side in one run.",
     subcommands = {BenchCommand.Run.class, BenchCommand.Render.class, BenchCommand.Jmh.class,
-        HelpCommand.class},
+        ExperimentCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:ok", " 1:error", " 2:bad usage"})
 public final class BenchCommand implements Callable<Integer> {
@@ -49,6 +50,7 @@ public final class BenchCommand implements Callable<Integer> {
       return ERROR;
     });
     Run.out = out;
+    ExperimentCommand.logTo(out);
     return cmd.execute(args);
   }
 

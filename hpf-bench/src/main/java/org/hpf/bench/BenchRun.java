@@ -47,7 +47,7 @@ public final class BenchRun {
     Files.createDirectories(work.toPath());
     Results results = new Results();
     results.config.putAll(config.toMap());
-    environment(results);
+    environment(results.environment);
     int n = config.maxFiles();
     long runStart = System.nanoTime();
     try {
@@ -196,26 +196,27 @@ public final class BenchRun {
     return b == 0 ? a : gcd(b, a % b);
   }
 
-  private void environment(Results r) {
+  /** The machine, JVM and versions a run measured on, and the load average at its start. */
+  public static void environment(java.util.Map<String, Object> env) {
     Runtime rt = Runtime.getRuntime();
-    r.environment.put("date", Instant.now().toString());
-    r.environment.put("jvm", System.getProperty("java.vm.name") + " "
+    env.put("date", Instant.now().toString());
+    env.put("jvm", System.getProperty("java.vm.name") + " "
         + System.getProperty("java.runtime.version"));
-    r.environment.put("cores", rt.availableProcessors());
-    r.environment.put("maxHeapMiB", rt.maxMemory() >> 20);
-    r.environment.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version")
+    env.put("cores", rt.availableProcessors());
+    env.put("maxHeapMiB", rt.maxMemory() >> 20);
+    env.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version")
         + " " + System.getProperty("os.arch"));
-    r.environment.put("hadoop", VersionInfo.getVersion());
+    env.put("hadoop", VersionInfo.getVersion());
     // The HAR tool's version, from its jar's name (its manifest has none).
     try {
-      r.environment.put("harTool", new File(org.apache.hadoop.tools.HadoopArchives.class
+      env.put("harTool", new File(org.apache.hadoop.tools.HadoopArchives.class
           .getProtectionDomain().getCodeSource().getLocation().toURI()).getName());
     } catch (java.net.URISyntaxException | RuntimeException e) {
-      r.environment.put("harTool", "unknown");
+      env.put("harTool", "unknown");
     }
-    r.environment.put("hpfFormatVersion", FileHeader.VERSION);
+    env.put("hpfFormatVersion", FileHeader.VERSION);
     try {
-      r.environment.put("loadAverage", java.lang.management.ManagementFactory
+      env.put("loadAverage", java.lang.management.ManagementFactory
           .getOperatingSystemMXBean().getSystemLoadAverage());
     } catch (RuntimeException e) {
       // not available on every platform

@@ -18,14 +18,14 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler.LegendPosition;
 
 /** PNG charts of a run (XChart), one per suite; returns the files written. */
-final class Charts {
+public final class Charts {
   private static final int WIDTH = 800;
   private static final int HEIGHT = 480;
 
   private Charts() {}
 
   static List<File> write(Results r, File dir) throws IOException {
-    System.setProperty("java.awt.headless", "true");
+    headless();
     List<File> written = new ArrayList<>();
     if (!r.creation.isEmpty()) {
       written.add(save(creation(r), new File(dir, "creation.png")));
@@ -46,6 +46,11 @@ final class Charts {
       written.add(save(throughput(r), new File(dir, "throughput.png")));
     }
     return written;
+  }
+
+  /** Charts are drawn without a display (a server, a CI runner). */
+  public static void headless() {
+    System.setProperty("java.awt.headless", "true");
   }
 
   private static XYChart creation(Results r) {
@@ -158,14 +163,14 @@ final class Charts {
    * A logarithmic y axis from the power of ten below the smallest value: XChart's bar charts
    * start at 0 otherwise, which a log axis cannot show.
    */
-  private static void logAxis(CategoryChart chart, List<Double> values) {
+  static void logAxis(CategoryChart chart, List<Double> values) {
     double min = values.stream().mapToDouble(Double::doubleValue).filter(v -> v > 0).min()
         .orElse(1);
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
   }
 
-  private static File save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, File file)
+  public static File save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, File file)
       throws IOException {
     BitmapEncoder.saveBitmap(chart, file.getAbsolutePath(), BitmapFormat.PNG);
     return file;

@@ -15,7 +15,7 @@ import org.hpf.bench.Results.ThroughputResult;
  * same run ("x HDFS": the system's value divided by HDFS's; below 1 means less time, fewer
  * objects or fewer bytes than HDFS).
  */
-final class Report {
+public final class Report {
   private Report() {}
 
   static String markdown(Results r) {
@@ -163,11 +163,11 @@ final class Report {
     }
   }
 
-  static String ratio(double value, double hdfs) {
+  public static String ratio(double value, double hdfs) {
     return hdfs <= 0 ? "" : String.format(Locale.ROOT, "%.3g", value / hdfs);
   }
 
-  static String bytes(long b) {
+  public static String bytes(long b) {
     if (b < 1024) {
       return b + " B";
     }

@@ -107,14 +107,19 @@ public final class Results {
 
   /** Writes the JSON to a temporary file, then renames it: a killed run keeps the last one. */
   public synchronized void write(File file) throws IOException {
+    writeJson(this, file);
+  }
+
+  /** Writes {@code value} as indented JSON to {@code file}, atomically (see {@link #write}). */
+  public static void writeJson(Object value, File file) throws IOException {
     File tmp = new File(file.getPath() + ".tmp");
-    mapper().writeValue(tmp, this);
+    mapper().writeValue(tmp, value);
     java.nio.file.Files.move(tmp.toPath(), file.toPath(),
         java.nio.file.StandardCopyOption.REPLACE_EXISTING,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
-  static ObjectMapper mapper() {
+  public static ObjectMapper mapper() {
     return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
         .setVisibility(com.fasterxml.jackson.annotation.PropertyAccessor.FIELD,
             com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.PUBLIC_ONLY)

@@ -60,20 +60,31 @@ public final class HdfsFiles implements BenchSystem {
     byte[] buffer = new byte[64 << 10];
     long start = System.nanoTime();
     for (Member m : members.subList(uploaded, n)) {
-      try (InputStream in = Files.newInputStream(data.fileOf(m));
-          FSDataOutputStream out = fs.create(new Path(dest, pathOf(m)), false, 64 << 10,
-              replication, blockSize)) {
-        int read;
-        while ((read = in.read(buffer)) > 0) {
-          out.write(buffer, 0, read);
-        }
-      }
+      upload(fs, data.fileOf(m), new Path(dest, pathOf(m)), replication, blockSize, buffer);
     }
     uploadNanos += System.nanoTime() - start;
     uploaded = n;
     long millis = uploadNanos / 1_000_000;
     checkpoints.put(n, millis);
     return new Creation(millis, Map.of("threads", 1));
+  }
+
+  /**
+   * Copies a local file to a new HDFS file with this replication and block size, as {@code hdfs
+   * dfs -put} does; returns when the file is closed (its last block complete on the NameNode).
+   */
+  public static long upload(FileSystem fs, java.nio.file.Path local, Path dest,
+      short replication, long blockSize, byte[] buffer) throws IOException {
+    long bytes = 0;
+    try (InputStream in = Files.newInputStream(local);
+        FSDataOutputStream out = fs.create(dest, false, 64 << 10, replication, blockSize)) {
+      int read;
+      while ((read = in.read(buffer)) > 0) {
+        out.write(buffer, 0, read);
+        bytes += read;
+      }
+    }
+    return bytes;
   }
 
   /** The upload's path of a member: below its batch directory. */

@@ -1,0 +1,190 @@
+package org.hpf.bench.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hpf.bench.BenchCommand;
+import org.hpf.bench.Results;
+import org.hpf.bench.experiments.ExperimentResult.Point;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every experiment at a tiny scale (MiBs, 2 repetitions), sharing one embedded cluster of 3
+ * DataNodes (the DataNode sweep starts its own 1- and 2-DataNode clusters), and what each
+ * wrote: rows, the DataNodes' bytes at each replication, the HPF line, the model's numbers
+ * against the counts, non-empty charts.
+ */
+@Tag("hdfs")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExperimentsSmokeTest {
+  private static final long BLOCK = 256 << 10;
+
+  private final Map<String, ExperimentResult> results = new LinkedHashMap<>();
+  private File out;
+  private ExperimentContext context;
+
+  @BeforeAll
+  void runEveryExperiment(@TempDir Path dir) throws Exception {
+    ExperimentOptions options = new ExperimentOptions();
+    options.out = dir.resolve("out").toFile();
+    options.reps = 2;
+    out = options.out;
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    context = new ExperimentContext(options, new PrintStream(log, true, StandardCharsets.UTF_8));
+
+    SizeSuite size = new SizeSuite();
+    size.sizesMiB = List.of(1, 2);
+    size.blockSize = BLOCK;
+    FileSizeSuite fileSize = new FileSizeSuite();
+    fileSize.layout.totalsMiB = List.of(2);
+    fileSize.layout.blockSize = BLOCK;
+    NameNodeModelSuite model = new NameNodeModelSuite();
+    model.layout.totalsMiB = List.of(2);
+    model.layout.blockSize = BLOCK;
+    BlockSizeSuite blockSize = new BlockSizeSuite();
+    blockSize.blockSizesKiB = List.of(64, 256);
+    blockSize.sizeMiB = 1;
+    ClientsSuite clients = new ClientsSuite();
+    clients.clients = List.of(1, 2);
+    clients.perClientMiB = 1;
+    ReplicationSuite replication = new ReplicationSuite();
+    replication.sizesMiB = List.of(1, 2);
+    replication.factors = List.of((short) 1, (short) 3);
+    DataNodeSuite dataNodes = new DataNodeSuite();
+    dataNodes.counts = List.of(1, 2);
+    dataNodes.totalMiB = 2;
+    dataNodes.fileMiB = 1;
+    for (Experiment e : List.of(size, fileSize, model, blockSize, clients, replication,
+        dataNodes)) {
+      e.options = options;
+      results.put(e.name(), e.runAndWrite(context));
+    }
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (context != null) {
+      context.close();
+    }
+  }
+
+  @Test
+  void everyExperimentWritesJsonMarkdownAndChart() throws Exception {
+    assertEquals(List.of("size", "file-size", "namenode-model", "block-size", "clients",
+        "replication", "datanodes"), List.copyOf(results.keySet()));
+    for (String suite : results.keySet()) {
+      JsonNode json = Results.mapper().readTree(new File(out, suite + ".json"));
+      assertEquals(suite, json.get("suite").asText());
+      assertEquals(results.get(suite).points.size(), json.get("points").size(), suite);
+      assertTrue(json.get("environment").has("loadAverageAtEnd"), suite);
+      String md = Files.readString(new File(out, suite + ".md").toPath());
+      assertTrue(md.contains("| "), suite);
+      File png = new File(out, suite + ".png");
+      assertTrue(png.length() > 1000, suite + ".png");
+      assertEquals((byte) 0x89, Files.readAllBytes(png.toPath())[0], suite + ".png is a PNG");
+    }
+  }
+
+  @Test
+  void sizeHasAWriteAndAReadPerSizeWithEveryRepetition() {
+    ExperimentResult r = results.get("size");
+    for (String panel : List.of("write", "read")) {
+      List<Point> points = r.series(panel, "one file");
+      assertEquals(List.of(1.0, 2.0), points.stream().map(Point::x).toList());
+      points.forEach(p -> assertEquals(2, p.reps().size()));
+      points.forEach(p -> assertTrue(p.value() > 0));
+    }
+    assertTrue(r.comparisons.stream().anyMatch(c -> c.seed() != null));
+  }
+
+  @Test
+  void dataNodesWriteReplicationTimesTheBytes() {
+    ExperimentResult r = results.get("replication");
+    for (short factor : List.of((short) 1, (short) 3)) {
+      for (Point p : r.series("write", "replication " + factor)) {
+        double perByte = (Double) p.details().get("writtenPerByte");
+        assertEquals(factor, perByte, 0.05 * factor, "factor " + factor + " at " + p.label());
+      }
+    }
+  }
+
+  @Test
+  void fileSizeHasFourLinesIncludingHpf() {
+    ExperimentResult r = results.get("file-size");
+    List<String> series = ExperimentReport.seriesOf(r, "write");
+    assertEquals(4, series.size(), series.toString());
+    assertTrue(series.get(3).startsWith("HPF archive"), series.toString());
+    // 2 MiB as files of 0.8 x 256 KiB and of a tenth of that.
+    assertEquals(10L, r.point("write", series.get(1), 2).details().get("files"));
+    assertEquals(100L, r.point("write", series.get(2), 2).details().get("files"));
+    assertNotNull(r.point("read", series.get(3), 2));
+    assertTrue(r.comparisons.stream().anyMatch(c -> c.quantity().contains("HPF")));
+  }
+
+  @Test
+  void modelNumbersFollowTheCounts() {
+    ExperimentResult r = results.get("namenode-model");
+    for (Point ram : r.points.stream().filter(p -> p.panel().startsWith("RAM")).toList()) {
+      long files = (Long) ram.details().get("files");
+      long blocks = (Long) ram.details().get("blocks");
+      assertEquals((files + blocks) * 200.0, ram.value(), 1e-6, ram.series());
+      Point sc = r.point("SC <= F lambda r blockSize", ram.series(), ram.x());
+      assertEquals(blocks * 3.0 * BLOCK, sc.value(), 1e-3, ram.series());
+    }
+    List<String> series = ExperimentReport.seriesOf(r, "RAM >= F(1+lambda)objSize");
+    Point plain = r.point("RAM >= F(1+lambda)objSize", series.get(2), 2);
+    Point hpf = r.point("RAM >= F(1+lambda)objSize", series.get(3), 2);
+    assertEquals(100L, plain.details().get("files"));
+    assertEquals(1.0, (Double) plain.details().get("lambda"), 1e-9);
+    assertTrue(hpf.value() < plain.value() / 5, hpf.value() + " vs " + plain.value());
+    // The one 2 MiB file: 8 blocks of 256 KiB.
+    assertEquals(8L, r.point("RAM >= F(1+lambda)objSize", series.get(0), 2).details()
+        .get("blocks"));
+  }
+
+  @Test
+  void sweepsHaveAPointPerSetting() {
+    assertEquals(2, results.get("block-size").series("write", "one file of 1 MiB").size());
+    assertEquals(List.of(1.0, 2.0), results.get("clients").series("read", "all clients' read")
+        .stream().map(Point::x).toList());
+    ExperimentResult dn = results.get("datanodes");
+    assertEquals(List.of(1.0, 2.0), dn.series("write", "2 MiB in files of 1 MiB").stream()
+        .map(Point::x).toList());
+    assertTrue(dn.notes.stream().anyMatch(n -> n.contains("not meaningful in absolute")));
+  }
+
+  @Test
+  void reportRendersTheMarkdownAndChartAgainFromJson(@TempDir Path again) throws Exception {
+    int code = BenchCommand.execute(new String[] {"exp", "report",
+        new File(out, "replication.json").getPath(), "--out", again.toString()},
+        new PrintStream(new ByteArrayOutputStream()), System.err);
+    assertEquals(0, code);
+    assertEquals(Files.readString(new File(out, "replication.md").toPath()),
+        Files.readString(again.resolve("replication.md")));
+    assertTrue(again.resolve("replication.png").toFile().length() > 1000);
+  }
+
+  @Test
+  void badOptionsAreUsageErrors() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = BenchCommand.execute(new String[] {"exp", "size", "--reps", "0"},
+        new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+    assertEquals(2, code, err.toString(StandardCharsets.UTF_8));
+  }
+}
