@@ -130,7 +130,7 @@ final class DemoCommand extends HpfSubcommand {
         100.0 * result.storedBytes() / Math.max(1, result.originalBytes()), result.parts(),
         result.buckets(), result.indexBytesPerFile(), result.functionBitsPerKey());
 
-    printHdfs(out, result.hdfs());
+    out.println("  hdfs       " + result.hdfs().describe());
     long pinned = System.nanoTime();
     CacheStatus cached = CachePinning.awaitCached(cluster.fileSystem(), archive,
         HdfsOptions.defaults().cachePool(), Duration.ofSeconds(10));
