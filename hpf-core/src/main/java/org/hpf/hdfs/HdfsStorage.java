@@ -1,8 +1,6 @@
 package org.hpf.hdfs;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -11,7 +9,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSUtilClient;
@@ -23,6 +20,7 @@ import org.hpf.format.Manifest;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
+import org.hpf.io.ForwardingStorage;
 import org.hpf.io.HadoopStorage;
 
 /**
@@ -38,7 +36,7 @@ import org.hpf.io.HadoopStorage;
  * </ul>
  * Everything else is {@link HadoopStorage}'s.
  */
-public final class HdfsStorage implements ArchiveStorage {
+public final class HdfsStorage extends ForwardingStorage {
   private static final long MIB = 1 << 20;
 
   private final DistributedFileSystem fs;
@@ -57,8 +55,14 @@ public final class HdfsStorage implements ArchiveStorage {
    */
   public HdfsStorage(DistributedFileSystem fs, Path root, short replication, long partSize,
       HdfsOptions options) {
+    this(fs, new HadoopStorage(fs, root, replication), replication, partSize, options);
+  }
+
+  private HdfsStorage(DistributedFileSystem fs, HadoopStorage plain, short replication,
+      long partSize, HdfsOptions options) {
+    super(plain);
     this.fs = fs;
-    this.plain = new HadoopStorage(fs, root, replication);
+    this.plain = plain;
     this.replication = replication > 0 ? replication : fs.getDefaultReplication(plain.root());
     this.partSize = partSize;
     this.options = options;
@@ -118,7 +122,7 @@ public final class HdfsStorage implements ArchiveStorage {
     } else if (options.partStoragePolicy() != null && !options.lazyPersist()) {
       builder.storagePolicyName(options.partStoragePolicy());
     }
-    return new HdfsOutput(builder.build());
+    return new HadoopStorage.HadoopOutput(builder.build());
   }
 
   private static boolean isPart(String name) {
@@ -248,67 +252,18 @@ public final class HdfsStorage implements ArchiveStorage {
   }
 
   @Override
-  public String location() {
-    return plain.location();
-  }
-
-  @Override
-  public boolean exists(String name) throws IOException {
-    return plain.exists(name);
-  }
-
-  @Override
-  public List<String> list(String dir) throws IOException {
-    return plain.list(dir);
-  }
-
-  @Override
-  public void rename(String from, String to) throws IOException {
-    plain.rename(from, to);
-  }
-
-  @Override
-  public void delete(String name) throws IOException {
-    plain.delete(name);
-  }
-
-  @Override
-  public void mkdirs(String dir) throws IOException {
-    plain.mkdirs(dir);
-  }
-
-  @Override
-  public boolean rootExists() throws IOException {
-    return plain.rootExists();
-  }
-
-  @Override
-  public boolean rootExistsNonEmpty() throws IOException {
-    return plain.rootExistsNonEmpty();
-  }
-
-  @Override
-  public void recoverLease(String name) throws IOException {
-    plain.recoverLease(name);
-  }
-
-  @Override
-  public void deleteRoot() throws IOException {
-    plain.deleteRoot();
-  }
-
-  @Override
   public void close() {
     plain.close();
   }
 
   /** The storage a merge writes through: LazyPersist parts when {@code lazy}. */
-  private final class MergeView implements ArchiveStorage {
+  private final class MergeView extends ForwardingStorage {
     final boolean lazy;
     final String fallback;
     final Queue<String> parts = new ConcurrentLinkedQueue<>();
 
     MergeView(boolean lazy, String fallback) {
+      super(HdfsStorage.this);
       this.lazy = lazy;
       this.fallback = fallback;
     }
@@ -323,128 +278,18 @@ public final class HdfsStorage implements ArchiveStorage {
     }
 
     @Override
-    public String location() {
-      return HdfsStorage.this.location();
-    }
-
-    @Override
-    public boolean exists(String name) throws IOException {
-      return HdfsStorage.this.exists(name);
-    }
-
-    @Override
-    public ArchiveInput open(String name) throws IOException {
-      return HdfsStorage.this.open(name);
-    }
-
-    @Override
-    public List<String> list(String dir) throws IOException {
-      return HdfsStorage.this.list(dir);
-    }
-
-    @Override
-    public void rename(String from, String to) throws IOException {
-      HdfsStorage.this.rename(from, to);
-    }
-
-    @Override
-    public void delete(String name) throws IOException {
-      HdfsStorage.this.delete(name);
-    }
-
-    @Override
-    public void mkdirs(String dir) throws IOException {
-      HdfsStorage.this.mkdirs(dir);
-    }
-
-    @Override
-    public boolean rootExists() throws IOException {
-      return HdfsStorage.this.rootExists();
-    }
-
-    @Override
-    public long defaultBlockSize() {
-      return HdfsStorage.this.defaultBlockSize();
-    }
-
-    @Override
-    public boolean rootExistsNonEmpty() throws IOException {
-      return HdfsStorage.this.rootExistsNonEmpty();
-    }
-
-    @Override
-    public void recoverLease(String name) throws IOException {
-      HdfsStorage.this.recoverLease(name);
-    }
-
-    @Override
-    public void deleteRoot() throws IOException {
-      HdfsStorage.this.deleteRoot();
-    }
-
-    @Override
     public void close() {
       // The merge does not own the storage.
     }
   }
 
-  private static final class HdfsOutput implements ArchiveOutput {
-    private final FSDataOutputStream out;
-
-    HdfsOutput(FSDataOutputStream out) {
-      this.out = out;
-    }
-
-    @Override
-    public OutputStream stream() {
-      return out;
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.hflush();
-    }
-
-    @Override
-    public void sync() throws IOException {
-      out.hsync();
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.close();
-    }
-  }
-
   /** An open HDFS file whose block locations were all fetched when it was opened. */
-  static final class HdfsInput implements ArchiveInput {
-    private final String name;
+  static final class HdfsInput extends HadoopStorage.HadoopInput {
     private final HdfsDataInputStream in;
-    private final long length;
 
     HdfsInput(String name, HdfsDataInputStream in, long length) {
-      this.name = name;
+      super(name, in, length);
       this.in = in;
-      this.length = length;
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
-
-    @Override
-    public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
-      if (position < 0 || position + len > length) {
-        throw new EOFException(name + ": read of " + len + " bytes at " + position
-            + " passes the end of the file (" + length + " bytes)");
-      }
-      in.readFully(position, buffer, offset, len);
     }
 
     /**
@@ -460,11 +305,6 @@ public final class HdfsStorage implements ArchiveStorage {
         }
       }
       return DFSUtilClient.locatedBlocks2Locations(overlapping);
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
     }
   }
 }

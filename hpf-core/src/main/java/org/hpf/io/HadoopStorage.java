@@ -152,10 +152,11 @@ public final class HadoopStorage implements ArchiveStorage {
     // The FileSystem is shared (Hadoop caches instances); its owner closes it.
   }
 
-  private static final class HadoopOutput implements ArchiveOutput {
+  /** An archive file being written through a Hadoop output stream (also HDFS's). */
+  public static final class HadoopOutput implements ArchiveOutput {
     private final FSDataOutputStream out;
 
-    HadoopOutput(FSDataOutputStream out) {
+    public HadoopOutput(FSDataOutputStream out) {
       this.out = out;
     }
 
@@ -180,12 +181,13 @@ public final class HadoopStorage implements ArchiveStorage {
     }
   }
 
-  private static final class HadoopInput implements ArchiveInput {
+  /** An open archive file read with positioned reads, bounded by its length. */
+  public static class HadoopInput implements ArchiveInput {
     private final String name;
     private final FSDataInputStream in;
     private final long length;
 
-    HadoopInput(String name, FSDataInputStream in, long length) {
+    public HadoopInput(String name, FSDataInputStream in, long length) {
       this.name = name;
       this.in = in;
       this.length = length;

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
+import org.hpf.io.ForwardingStorage;
 
 /**
  * Storage that "kills the writer" at its k-th mutating operation (create, write, flush, sync,
@@ -15,7 +16,7 @@ import org.hpf.io.ArchiveStorage;
  * file system, exactly as when a process dies. Reads keep working (a dead process reads
  * nothing, and the writer never reads after the crash point).
  */
-final class CrashingStorage implements ArchiveStorage {
+final class CrashingStorage extends ForwardingStorage {
   /** The simulated death; an Error so that no writer code handles it as an I/O failure. */
   static final class Crash extends Error {
     private static final long serialVersionUID = 1L;
@@ -32,6 +33,7 @@ final class CrashingStorage implements ArchiveStorage {
 
   /** @param killAt the 1-based operation that crashes; 0 never crashes (counts only) */
   CrashingStorage(ArchiveStorage delegate, int killAt) {
+    super(delegate);
     this.delegate = delegate;
     this.killAt = killAt;
   }
@@ -52,16 +54,6 @@ final class CrashingStorage implements ArchiveStorage {
       dead = true;
       throw new Crash(operation + " #" + killAt);
     }
-  }
-
-  @Override
-  public String location() {
-    return delegate.location();
-  }
-
-  @Override
-  public boolean exists(String name) throws IOException {
-    return delegate.exists(name);
   }
 
   @Override
@@ -149,21 +141,6 @@ final class CrashingStorage implements ArchiveStorage {
   public void mkdirs(String dir) throws IOException {
     step("mkdirs " + dir);
     delegate.mkdirs(dir);
-  }
-
-  @Override
-  public boolean rootExists() throws IOException {
-    return delegate.rootExists();
-  }
-
-  @Override
-  public long defaultBlockSize() {
-    return delegate.defaultBlockSize();
-  }
-
-  @Override
-  public boolean rootExistsNonEmpty() throws IOException {
-    return delegate.rootExistsNonEmpty();
   }
 
   @Override
