@@ -7,4 +7,9 @@ public class DuplicateNameException extends HpfException {
   public DuplicateNameException(String name, String firstSource, String secondSource) {
     super("duplicate name '" + name + "': from " + firstSource + " and " + secondSource);
   }
+
+  /** The same name was added twice to one writer before a commit. */
+  public DuplicateNameException(String name) {
+    super("duplicate name '" + name + "': added twice in one commit");
+  }
 }

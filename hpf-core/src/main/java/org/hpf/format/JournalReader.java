@@ -22,7 +22,30 @@ public final class JournalReader {
 
   private JournalReader() {}
 
+  /** Receives journal records in order. */
+  @FunctionalInterface
+  public interface Visitor {
+    void entry(JournalEntry entry) throws IOException;
+  }
+
+  /** What a scan found: everything but the records, which went to the visitor. */
+  public record Scan(ArchiveId archiveId, JournalHeader header, long entries, boolean tornTail,
+      long validLength) {}
+
+  /** Reads every record into memory (small journals, tests). */
   public static Contents read(ArchiveInput in, String file, ArchiveId id) throws IOException {
+    List<JournalEntry> entries = new ArrayList<>();
+    Scan scan = scan(in, file, id, entries::add);
+    return new Contents(scan.archiveId(), scan.header(), entries, scan.tornTail(),
+        scan.validLength());
+  }
+
+  /**
+   * Streams the journal's records to {@code visitor}, one at a time: memory does not grow with
+   * the journal.
+   */
+  public static Scan scan(ArchiveInput in, String file, ArchiveId id, Visitor visitor)
+      throws IOException {
     long length = in.length();
     int preamble = PREAMBLE;
     if (length < preamble) {
@@ -32,19 +55,19 @@ public final class JournalReader {
     ByteBuffer head = ByteBuffer.wrap(in.readFully(0, preamble));
     ArchiveId archiveId = FileHeader.check(head, file, FileKind.JOURNAL, id);
     JournalHeader header = JournalHeader.read(head, file);
-    List<JournalEntry> entries = new ArrayList<>();
+    long[] count = {0};
     SequentialInput input = new SequentialInput(in, preamble, length, 1 << 16);
     long at = preamble;
     byte[] four = new byte[4];
     while (at < length) {
       if (length - at < 4) {
-        return new Contents(archiveId, header, entries, true, at);
+        return new Scan(archiveId, header, count[0], true, at);
       }
       input.readFully(four, 0, 4);
       int payload = ByteBuffer.wrap(four).getInt();
       int minimum = 2 + IndexRecord.SIZE + 8;
       if (payload < minimum || payload > minimum + MemberNames.MAX_BYTES) {
-        return torn(archiveId, header, entries, at, length, at + 4, file,
+        return torn(archiveId, header, count[0], at, length, at + 4, file,
             "impossible record length " + payload);
       }
       long end = at + 4 + payload + 4;
@@ -54,7 +77,7 @@ public final class JournalReader {
           input.readFully(two, 0, 2);
           checkNothingFollows(at, length, ((two[0] & 0xFF) << 8) | (two[1] & 0xFF), file);
         }
-        return new Contents(archiveId, header, entries, true, at);
+        return new Scan(archiveId, header, count[0], true, at);
       }
       byte[] record = new byte[4 + payload + 4];
       System.arraycopy(four, 0, record, 0, 4);
@@ -65,7 +88,7 @@ public final class JournalReader {
       int nameLength = buf.getShort() & 0xFFFF;
       if (stored != Checksums.crc32c(record, 0, 4 + payload)) {
         checkNothingFollows(at, length, nameLength, file);
-        return torn(archiveId, header, entries, at, length, end, file,
+        return torn(archiveId, header, count[0], at, length, end, file,
             "journal record checksum mismatch");
       }
       if (2 + nameLength + IndexRecord.SIZE + 8 != payload) {
@@ -74,10 +97,11 @@ public final class JournalReader {
       String name = new String(record, 6, nameLength, StandardCharsets.UTF_8);
       IndexRecord indexRecord = IndexRecord.read(record, 6 + nameLength, file, at);
       long mtime = buf.getLong(6 + nameLength + IndexRecord.SIZE);
-      entries.add(new JournalEntry(name, indexRecord, mtime));
+      visitor.entry(new JournalEntry(name, indexRecord, mtime));
+      count[0]++;
       at = end;
     }
-    return new Contents(archiveId, header, entries, false, at);
+    return new Scan(archiveId, header, count[0], false, at);
   }
 
   /**
@@ -95,12 +119,11 @@ public final class JournalReader {
     }
   }
 
-  private static Contents torn(ArchiveId archiveId, JournalHeader header,
-      List<JournalEntry> entries, long at, long length, long end, String file, String problem)
-      throws CorruptArchiveException {
+  private static Scan torn(ArchiveId archiveId, JournalHeader header, long entries, long at,
+      long length, long end, String file, String problem) throws CorruptArchiveException {
     if (end < length) {
       throw new CorruptArchiveException(file, at, problem + " before the journal's last record");
     }
-    return new Contents(archiveId, header, entries, true, at);
+    return new Scan(archiveId, header, entries, true, at);
   }
 }

@@ -2,8 +2,8 @@ package org.hpf.write;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.IndexRecord;
@@ -16,50 +16,74 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Adds sources to an archive, shared by create and append: merge them into new parts while
- * journaling every record, put the records into the next generation, commit, drop the journal.
+ * Members being added to an archive, shared by create and append: each is merged into a part
+ * as it comes (journaled), its name and record spilled to the next generation's commit; the
+ * commit builds the index and publishes the generation, and only then drops the journal. An
+ * abort removes the journal, so nothing of it is ever rolled forward.
  */
 final class Addition {
   private static final Logger LOG = LoggerFactory.getLogger(Addition.class);
 
-  private Addition() {}
-
   /** What was merged and committed. */
-  record Outcome(GenerationCommit.Result commit, List<PartInfo> parts, long mergeNanos,
-      long indexNanos) {}
+  record Outcome(GenerationCommit.Result commit, List<PartInfo> parts, long files,
+      long replaced, long bytes, long mergeNanos, long indexNanos) {}
+
+  private final ArchiveStorage storage;
+  private final GenerationCommit commit;
+  private final String journalName;
+  private final JournalWriter journal;
+  private final MergeLanes lanes;
+  private final WriterOptions options;
+  private final long start = System.nanoTime();
+  private final AtomicLong files = new AtomicLong();
+  private final AtomicLong replaced = new AtomicLong();
+  private final AtomicLong bytes = new AtomicLong();
+
+  /** Starts an addition: writes the journal's header. Takes ownership of {@code commit}. */
+  Addition(ArchiveStorage storage, ArchiveId id, GenerationCommit commit, WriterOptions options,
+      long blockSize, int firstPartId, JournalHeader header) throws IOException {
+    this.storage = storage;
+    this.commit = commit;
+    this.options = options;
+    this.journalName = ArchiveLayout.journal(commit.generation());
+    this.journal = new JournalWriter(storage.create(journalName, 0), id, header);
+    // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
+    this.lanes = new MergeLanes(HdfsIntegration.forMerge(storage), id, options, blockSize,
+        header.partSize(), journal, firstPartId);
+  }
 
   /**
-   * @param replaced the current record of each source name that already exists (replace mode)
+   * Merges one member (thread-safe: concurrent callers write different parts).
+   *
+   * @param existing the member's current record, which this one replaces, or null
    */
-  static Outcome run(ArchiveStorage storage, ArchiveId id, GenerationCommit commit,
-      List<Source> sources, Map<String, IndexRecord> replaced, WriterOptions options,
-      long blockSize, int firstPartId, JournalHeader header, ExecutorService pool)
-      throws IOException {
-    long start = System.nanoTime();
-    long totalBytes = sources.stream().mapToLong(Source::length).sum();
-    options.progress().started(sources.size(), totalBytes);
-    options.progress().phase("merging");
-    String journalName = ArchiveLayout.journal(commit.generation());
-    IndexRecord[] records;
-    List<PartInfo> parts;
-    try (JournalWriter journal = new JournalWriter(storage.create(journalName, 0), id, header)) {
-      // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
-      MergePhase merge = new MergePhase(HdfsIntegration.forMerge(storage), id, options,
-          blockSize, header.partSize(), journal, sources, firstPartId);
-      records = merge.run(pool);
-      parts = merge.parts();
+  void add(EntryEncoder.Member member, IndexRecord existing) throws IOException {
+    IndexRecord record = lanes.write(member);
+    commit.put(member.name(), record, member.mtimeMillis(), existing, false);
+    files.incrementAndGet();
+    bytes.addAndGet(member.length());
+    if (existing != null) {
+      replaced.incrementAndGet();
     }
+    options.progress().merged(member.length());
+  }
+
+  long files() {
+    return files.get();
+  }
+
+  /** Seals the parts, builds the index, publishes the generation and drops the journal. */
+  Outcome commit(ExecutorService pool) throws IOException {
+    List<PartInfo> parts = lanes.sealAll();
+    journal.close();
     long merged = System.nanoTime();
     options.progress().phase("indexing");
     for (PartInfo part : parts) {
-      commit.addPart(part.id(), part.length());
-    }
-    for (int i = 0; i < records.length; i++) {
-      Source source = sources.get(i);
-      commit.put(source.name(), records[i], source.mtimeMillis(), replaced.get(source.name()));
+      commit.addPart(part);
     }
     GenerationCommit.Result result = commit.commit(pool);
     long committed = System.nanoTime();
+    commit.close();
     try {
       storage.delete(journalName);
     } catch (IOException e) {
@@ -67,6 +91,28 @@ final class Addition {
       LOG.warn("generation {} committed but its journal could not be deleted: {}",
           commit.generation(), e.toString());
     }
-    return new Outcome(result, parts, merged - start, committed - merged);
+    return new Outcome(result, parts, files.get(), replaced.get(), bytes.get(),
+        merged - start, committed - merged);
+  }
+
+  /**
+   * Drops everything added: unsealed parts are closed, the journal is deleted first (so no
+   * recovery can roll it forward), then every part this addition created.
+   */
+  void abort() throws IOException {
+    lanes.closeQuietly();
+    try {
+      journal.close();
+    } catch (IOException e) {
+      // the journal is deleted next
+    }
+    try {
+      storage.delete(journalName);
+      for (int part : lanes.partsCreated()) {
+        storage.delete(ArchiveLayout.part(part));
+      }
+    } finally {
+      commit.close();
+    }
   }
 }

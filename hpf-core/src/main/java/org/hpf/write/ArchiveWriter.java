@@ -1,64 +1,144 @@
 package org.hpf.write;
 
+import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
+import org.hpf.ArchiveExistsException;
+import org.hpf.DuplicateNameException;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
 import org.hpf.NameExistsException;
-import org.hpf.format.ArchiveLayout;
+import org.hpf.SourceException;
+import org.hpf.format.ArchiveId;
+import org.hpf.format.DirectoryFile;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.PartInfo;
+import org.hpf.format.MemberNames;
 import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveStorage;
 import org.hpf.read.HpfReader;
 import org.hpf.read.ReaderOptions;
+import org.hpf.write.spill.ExternalSorter;
+import org.hpf.write.spill.Scratch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Changes an existing archive: append, delete, compact. Opening takes the archive's exclusive
- * lock and recovers whatever a writer that died left behind; every operation then commits one
- * new generation atomically and removes the files no kept generation needs. Readers opened
- * before a commit keep reading their generation (see {@link WriterOptions#retainGenerations()}).
+ * Writes an archive: creates a new one or changes an existing one (append, delete, compact).
+ * Opening takes the archive's exclusive lock and recovers whatever a writer that died left
+ * behind. Then:
  *
- * <p>Not thread-safe: one thread drives a writer. Close it to release the lock.
+ * <ul>
+ *   <li>members are added one at a time, as a name and a stream ({@link #add}) or a directory
+ *       tree ({@link #addTree}); each is merged into a part file at once and journaled, and
+ *       concurrent callers each write their own part; the heap does not grow with their number
+ *       (names and records spill to {@link WriterOptions#scratchDirectory()});
+ *   <li>{@link #commit} publishes all of them as one new generation, atomically;
+ *       {@link #abort} (or closing without a commit) drops them and leaves the archive as it
+ *       was (a create leaves nothing).
+ * </ul>
+ *
+ * <p>{@link #delete} and {@link #compact} commit at once. Readers opened before a commit keep
+ * reading their generation (see {@link WriterOptions#retainGenerations()}).
+ *
+ * <p>{@link #add} may be called from several threads at once; everything else from one.
+ * Close the writer to release the lock.
  */
 public final class ArchiveWriter implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+
   private final Configuration conf;
   private final ArchiveStorage storage;
   private final WriterOptions options;
   private final WriterLock lock;
   private final ExecutorService pool;
   private final Recovery.Report recovery;
+  /** Set for a writer that creates the archive, until its first commit. */
+  private final NewArchive creating;
   private Manifest manifest;
   private HpfReader reader;
+  private Addition addition;
+  private long additionStart;
+  private boolean closed;
+  /** The last commit's figures, for {@link #createResult}. */
+  private Addition.Outcome lastOutcome;
+  private ChangeResult lastResult;
+
+  /** The layout of an archive being created: fixed before its first member. */
+  private record NewArchive(ArchiveId id, int capacity, long blockSize, long partSize) {}
 
   private ArchiveWriter(Configuration conf, ArchiveStorage storage, WriterOptions options,
-      WriterLock lock, ExecutorService pool, Recovery.Report recovery) throws IOException {
+      WriterLock lock, ExecutorService pool, Recovery.Report recovery, NewArchive creating)
+      throws IOException {
     this.conf = conf;
     this.storage = storage;
     this.options = options;
     this.lock = lock;
     this.pool = pool;
     this.recovery = recovery;
-    refresh();
+    this.creating = creating;
+    if (creating == null) {
+      refresh();
+    }
+  }
+
+  /**
+   * Starts a new archive at {@code archive}, which must not exist or be an empty directory.
+   * Nothing is visible until {@link #commit}; an abort removes the directory again.
+   */
+  public static ArchiveWriter create(Configuration conf, Path archive, WriterOptions options)
+      throws IOException {
+    return create(conf, storageFor(conf, archive, options), options);
+  }
+
+  /** As {@link #create(Configuration, Path, WriterOptions)}, in {@code storage} (tests). */
+  public static ArchiveWriter create(Configuration conf, ArchiveStorage storage,
+      WriterOptions options) throws IOException {
+    if (storage.rootExistsNonEmpty()) {
+      throw new ArchiveExistsException(storage.location());
+    }
+    long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
+    int capacity = ArchiveCreator.capacity(options, blockSize);
+    storage.mkdirs(Manifest.DIR);
+    WriterLock lock = WriterLock.acquire(storage, "create");
+    ExecutorService pool = WriterThreads.pool(options.threads());
+    try {
+      ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
+      return new ArchiveWriter(conf, storage, options, lock, pool, null,
+          new NewArchive(id, capacity, blockSize, options.partSize()));
+    } catch (IOException | RuntimeException | Error e) {
+      pool.shutdownNow();
+      lock.release();
+      throw e;
+    }
   }
 
   /** Opens the archive for changes: lock, then recover if a writer died. */
   public static ArchiveWriter open(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    return open(conf, HdfsIntegration.storage(archive.getFileSystem(conf), archive,
-        options.replication(), options.partSize(), options.hdfs()), options);
+    return open(conf, storageFor(conf, archive, options), options);
+  }
+
+  private static ArchiveStorage storageFor(Configuration conf, Path archive,
+      WriterOptions options) throws IOException {
+    return HdfsIntegration.storage(archive.getFileSystem(conf), archive, options.replication(),
+        options.partSize(), options.hdfs());
   }
 
   /**
@@ -77,7 +157,7 @@ public final class ArchiveWriter implements AutoCloseable {
     ExecutorService pool = WriterThreads.pool(options.threads());
     try {
       Recovery.Report report = Recovery.run(storage, options, pool);
-      return new ArchiveWriter(conf, storage, options, lock, pool, report);
+      return new ArchiveWriter(conf, storage, options, lock, pool, report, null);
     } catch (IOException | RuntimeException | Error e) {
       pool.shutdownNow();
       lock.release();
@@ -93,86 +173,376 @@ public final class ArchiveWriter implements AutoCloseable {
     }
   }
 
-  /** What recovery did when this writer opened the archive. */
+  /** What recovery did when this writer opened the archive (null for a create). */
   public Recovery.Report recovery() {
     return recovery;
   }
 
-  /** The generation this writer last committed (or found). */
+  /** The generation this writer last committed (or found); null before a create commits. */
   public Manifest manifest() {
     return manifest;
   }
 
+  // ---- adding members ----
+
   /**
-   * Adds the files below {@code sourceRoots}. Names the archive already has fail the append
-   * ({@link NameExistsException}) unless {@code replace}, in which case the new bytes win.
+   * Adds a member: {@code length} bytes read from {@code in} (not closed here). Fails with
+   * {@link NameExistsException} if the archive has the name. A member that fails before its
+   * bytes were read in full (up to 16 MiB members are read whole first) changes nothing; a
+   * larger one that fails midway leaves the writer able only to {@link #abort}.
    */
-  public ChangeResult append(List<Path> sourceRoots, boolean replace) throws IOException {
-    return appendSources(SourceCollector.collect(conf, sourceRoots), replace);
+  public void add(String name, InputStream in, long length, long mtimeMillis)
+      throws IOException {
+    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), false);
   }
 
-  /** As {@link #append}, for sources already collected (sorted, unique names). */
-  public ChangeResult appendSources(List<Source> sources, boolean replace) throws IOException {
-    long start = System.nanoTime();
-    Map<String, IndexRecord> replaced = new HashMap<>();
-    List<String> clashes = new ArrayList<>();
-    for (Source source : sources) {
-      IndexRecord existing = reader.record(source.name());
-      if (existing != null && !reader.entryName(existing).equals(source.name())) {
-        // Replacing it would silently drop the other member; the create refuses this too.
-        throw new HashCollisionException("'" + source.name() + "' has the same 128-bit hash as "
-            + "the member '" + reader.entryName(existing) + "'");
+  /** Adds a member whose bytes are in memory. */
+  public void add(String name, byte[] bytes, long mtimeMillis) throws IOException {
+    add(name, new ByteArrayInputStream(bytes), bytes.length, mtimeMillis);
+  }
+
+  /** As {@link #add}, but a member of the same name is replaced instead of refused. */
+  public void replace(String name, InputStream in, long length, long mtimeMillis)
+      throws IOException {
+    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), true);
+  }
+
+  /** Adds one source file (which must not change while it is read). */
+  void add(Source source, boolean replace) throws IOException {
+    FSDataInputStream in;
+    try {
+      in = source.fs().open(source.path());
+    } catch (FileNotFoundException e) {
+      throw new SourceException("source disappeared before it was read: " + source.path(), e);
+    }
+    try (in) {
+      add(new EntryEncoder.Member(source.name(), source.length(), source.mtimeMillis(), in, true,
+          source.path().toString()), replace);
+    }
+  }
+
+  private void add(EntryEncoder.Member member, boolean replace) throws IOException {
+    MemberNames.check(member.name());
+    if (member.length() < 0) {
+      throw new IllegalArgumentException("negative length " + member.length() + " of '"
+          + member.name() + "'");
+    }
+    IndexRecord existing = existing(member.name());
+    if (existing != null && !replace) {
+      throw new NameExistsException(storage.location(), List.of(member.name()), 1);
+    }
+    addition().add(member, existing);
+  }
+
+  /** The member's current record, or null; fails on a different name with the same hash. */
+  private IndexRecord existing(String name) throws IOException {
+    if (reader == null) {
+      return null;
+    }
+    IndexRecord existing = reader.record(name);
+    if (existing != null) {
+      String member = reader.entryName(existing);
+      if (!member.equals(name)) {
+        // Replacing it would silently drop the other member.
+        throw new HashCollisionException("'" + name + "' has the same 128-bit hash as the "
+            + "member '" + member + "'");
       }
-      if (existing != null) {
-        String member = reader.entryName(existing);
-        if (!member.equals(source.name())) {
-          // Replacing it would silently drop the other member; the create refuses this too.
-          throw new HashCollisionException("'" + source.name() + "' has the same 128-bit hash "
-              + "as the member '" + member + "'");
+    }
+    return existing;
+  }
+
+  private synchronized Addition addition() throws IOException {
+    checkOpen();
+    if (addition == null) {
+      additionStart = System.nanoTime();
+      if (creating != null && manifest == null) {
+        GenerationCommit commit = new GenerationCommit(storage, creating.id, null,
+            creating.capacity, creating.blockSize, creating.partSize, options);
+        addition = new Addition(storage, creating.id, commit, options, creating.blockSize, 0,
+            new JournalHeader(JournalHeader.CREATE, false, 0, creating.capacity,
+                creating.blockSize, creating.partSize));
+      } else {
+        GenerationCommit commit = newCommit();
+        addition = new Addition(storage, manifest.archiveId(), commit, options,
+            manifest.blockSize(), nextPartId(storage, manifest),
+            new JournalHeader(JournalHeader.APPEND, true, manifest.generation(),
+                manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize()));
+      }
+      options.progress().phase("merging");
+    }
+    return addition;
+  }
+
+  /**
+   * Adds every file below {@code sourceRoots} (see {@link SourceWalker} for the names), merged
+   * by the writer's threads. Before a byte is written, one walk counts the files (for
+   * progress), finds names that two roots both give ({@link DuplicateNameException}) and, unless
+   * {@code replace}, names the archive already has ({@link NameExistsException}). Holds no list
+   * of the sources.
+   */
+  public void addTree(List<Path> sourceRoots, boolean replace) throws IOException {
+    checkOpen();
+    TreeSurvey survey = survey(sourceRoots, replace);
+    options.progress().started(survey.files, survey.bytes);
+    addition();
+    addSources(new SourceWalker(conf, sourceRoots), replace);
+  }
+
+  /** Adds sources already collected, merged by the writer's threads. */
+  void addSources(java.util.Iterator<Source> sources, boolean replace) throws IOException {
+    Semaphore slots = new Semaphore(options.threads() * 2);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    try {
+      while (failure.get() == null && sources.hasNext()) {
+        Source source = sources.next();
+        slots.acquire();
+        pool.execute(() -> {
+          try {
+            if (failure.get() == null) {
+              add(source, replace);
+            }
+          } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+          } finally {
+            slots.release();
+          }
+        });
+      }
+      slots.acquire(options.threads() * 2);
+      slots.release(options.threads() * 2);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while adding sources");
+    } catch (UncheckedIOException e) {
+      awaitQuietly(slots);
+      throw e.getCause();
+    }
+    Throwable failed = failure.get();
+    if (failed instanceof IOException io) {
+      throw io;
+    }
+    if (failed instanceof RuntimeException re) {
+      throw re;
+    }
+    if (failed instanceof Error error) {
+      throw error;
+    }
+  }
+
+  private void awaitQuietly(Semaphore slots) {
+    try {
+      slots.acquire(options.threads() * 2);
+      slots.release(options.threads() * 2);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Files and bytes of a tree, checked for duplicate and (unless replacing) existing names. */
+  private record TreeSurvey(long files, long bytes) {}
+
+  private TreeSurvey survey(List<Path> roots, boolean replace) throws IOException {
+    SourceWalker walker = new SourceWalker(conf, roots);
+    long files = 0;
+    long bytes = 0;
+    List<String> clashes = new ArrayList<>();
+    long clashCount = 0;
+    boolean checkDuplicates = roots.size() > 1;
+    try (ExternalSorter names = checkDuplicates ? new ExternalSorter(
+        Scratch.in(options.scratchDirectory()), "sources", ArchiveWriter::compareSourceNames)
+        : null) {
+      while (walker.hasNext()) {
+        Source source = walker.next();
+        files++;
+        bytes += source.length();
+        if (checkDuplicates) {
+          byte[] name = MemberNames.utf8(source.name());
+          names.add(java.nio.ByteBuffer.allocate(name.length + 5).put(name).put((byte) 0)
+              .putInt(walker.rootIndex()).array());
         }
-        replaced.put(source.name(), existing);
+        if (!replace && existing(source.name()) != null) {
+          clashCount++;
+          if (clashes.size() < 5) {
+            clashes.add(source.name());
+          }
+        }
+      }
+      if (checkDuplicates) {
+        checkDuplicates(names, roots);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    if (clashCount > 0) {
+      throw new NameExistsException(storage.location(), clashes, (int) Math.min(clashCount,
+          Integer.MAX_VALUE));
+    }
+    return new TreeSurvey(files, bytes);
+  }
+
+  /** Source names spill as the name, a NUL (names have none) and the root's index. */
+  private static int compareSourceNames(byte[] a, int aOff, int aLen, byte[] b, int bOff,
+      int bLen) {
+    return org.apache.hadoop.io.WritableComparator.compareBytes(a, aOff, aLen, b, bOff, bLen);
+  }
+
+  private static void checkDuplicates(ExternalSorter names, List<Path> roots)
+      throws IOException {
+    try (ExternalSorter.Sorted sorted = names.sort()) {
+      byte[] previous = null;
+      while (sorted.hasNext()) {
+        byte[] entry = sorted.next();
+        if (previous != null && previous.length - 5 == entry.length - 5
+            && java.util.Arrays.equals(previous, 0, previous.length - 5, entry, 0,
+                entry.length - 5)) {
+          String name = new String(entry, 0, entry.length - 5,
+              java.nio.charset.StandardCharsets.UTF_8);
+          throw new DuplicateNameException(name,
+              describe(roots, java.nio.ByteBuffer.wrap(previous).getInt(previous.length - 4),
+                  name),
+              describe(roots, java.nio.ByteBuffer.wrap(entry).getInt(entry.length - 4), name));
+        }
+        previous = entry;
+      }
+    }
+  }
+
+  private static String describe(List<Path> roots, int root, String name) {
+    Path path = roots.get(root);
+    return path.getName().equals(name) ? path.toString() : new Path(path, name).toString();
+  }
+
+  /** True when members were added since the last commit. */
+  public synchronized boolean hasPendingChanges() {
+    return addition != null;
+  }
+
+  /**
+   * Publishes the members added since the last commit as one new generation (for a create,
+   * the archive's first, even with no member). Any failure aborts them: the archive stays as it
+   * was.
+   */
+  public ChangeResult commit() throws IOException {
+    checkOpen();
+    if (creating != null && manifest == null) {
+      addition();
+    }
+    if (addition == null) {
+      throw new IllegalStateException("nothing to commit: no member was added");
+    }
+    Addition.Outcome outcome;
+    try {
+      outcome = addition.commit(pool);
+    } catch (IOException | RuntimeException | Error e) {
+      abortQuietly(e);
+      throw e;
+    }
+    addition = null;
+    long bytes = outcome.parts().stream().mapToLong(PartInfo::length).sum();
+    lastOutcome = outcome;
+    return finish(outcome.commit(), outcome.files() - outcome.replaced(), outcome.replaced(), 0,
+        bytes, outcome.parts().size(), 0, additionStart);
+  }
+
+  /** The create's figures, after the commit of a writer from {@link #create}. */
+  CreateResult createResult(long startNanos) {
+    Manifest created = manifest;
+    DirectoryFile directory = lastOutcome.commit().directory();
+    long indexBytes = 0;
+    long functionBytes = 0;
+    for (DirectoryFile.BucketRef bucket : directory.buckets()) {
+      indexBytes += bucket.indexFileLength();
+      functionBytes += bucket.functionLength();
+    }
+    return new CreateResult(storage.location(), created.generation(), created.fileCount(),
+        created.originalBytes(), created.storedBytes(), created.parts().size(),
+        directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
+        lastOutcome.mergeNanos() / 1_000_000, lastOutcome.indexNanos() / 1_000_000,
+        (System.nanoTime() - startNanos) / 1_000_000, lastResult.hdfs());
+  }
+
+  /** Drops the members added since the last commit; the archive stays as it was. */
+  public void abort() throws IOException {
+    checkOpen();
+    if (addition != null) {
+      Addition dropped = addition;
+      addition = null;
+      dropped.abort();
+      if (manifest != null) {
+        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      }
+    }
+  }
+
+  private void abortQuietly(Throwable cause) {
+    try {
+      abort();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  // ---- one-shot changes ----
+
+  /**
+   * Adds the files below {@code sourceRoots} and commits. Names the archive already has fail
+   * the append ({@link NameExistsException}) unless {@code replace}, in which case the new bytes
+   * win. On any failure the archive stays as it was.
+   */
+  public ChangeResult append(List<Path> sourceRoots, boolean replace) throws IOException {
+    checkNoAddition();
+    try {
+      addTree(sourceRoots, replace);
+    } catch (IOException | RuntimeException | Error e) {
+      abortQuietly(e);
+      throw e;
+    }
+    return commit();
+  }
+
+  /** As {@link #append}, for sources already collected (unique names). */
+  public ChangeResult appendSources(List<Source> sources, boolean replace) throws IOException {
+    checkNoAddition();
+    List<String> clashes = new ArrayList<>();
+    int clashCount = 0;
+    for (Source source : sources) {
+      if (existing(source.name()) != null) {
+        clashCount++;
         if (clashes.size() < 5) {
           clashes.add(source.name());
         }
       }
     }
-    if (!replace && !replaced.isEmpty()) {
-      throw new NameExistsException(storage.location(), clashes, replaced.size());
+    if (!replace && clashCount > 0) {
+      throw new NameExistsException(storage.location(), clashes, clashCount);
     }
-    GenerationCommit commit = newCommit();
-    JournalHeader header = new JournalHeader(JournalHeader.APPEND, replace,
-        manifest.generation(), manifest.bucketCapacity(), manifest.blockSize(),
-        manifest.partSize());
-    Addition.Outcome outcome;
     try {
-      outcome = Addition.run(storage, manifest.archiveId(), commit, sources, replaced, options,
-          manifest.blockSize(), nextPartId(storage, manifest), header, pool);
-    } catch (HashCollisionException e) {
-      // Found while indexing, before the commit point: recovery would roll the journal forward
-      // into the same collision on every open, so the append is dropped here instead (it was
-      // never acknowledged); its parts are leftovers that no generation names.
-      storage.delete(ArchiveLayout.journal(commit.generation()));
-      GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      options.progress().started(sources.size(),
+          sources.stream().mapToLong(Source::length).sum());
+      addition();
+      addSources(sources.iterator(), replace);
+    } catch (IOException | RuntimeException | Error e) {
+      abortQuietly(e);
       throw e;
     }
-    long bytes = outcome.parts().stream().mapToLong(PartInfo::length).sum();
-    return finish(outcome.commit(), sources.size() - replaced.size(), replaced.size(), 0, bytes,
-        outcome.parts().size(), 0, start);
+    return commit();
   }
 
   /** Removes members; all or nothing: a name the archive lacks fails the whole delete. */
   public ChangeResult delete(Collection<String> names) throws IOException {
+    checkNoAddition();
     long start = System.nanoTime();
     Set<String> unique = new LinkedHashSet<>(names);
-    GenerationCommit commit = newCommit();
-    for (String name : unique) {
-      IndexRecord existing = reader.record(name);
-      if (existing == null || !reader.entryName(existing).equals(name)) {
-        throw new FileNotInArchiveException(storage.location(), name);
+    try (GenerationCommit commit = newCommit()) {
+      for (String name : unique) {
+        IndexRecord existing = reader.record(name);
+        if (existing == null || !reader.entryName(existing).equals(name)) {
+          throw new FileNotInArchiveException(storage.location(), name);
+        }
+        commit.delete(name, existing);
       }
-      commit.delete(name, existing);
+      return finish(commitOrCollect(commit), 0, 0, unique.size(), 0, 0, 0, start);
     }
-    return finish(commit.commit(pool), 0, 0, unique.size(), 0, 0, 0, start);
   }
 
   /**
@@ -183,17 +553,51 @@ public final class ArchiveWriter implements AutoCloseable {
     if (!(minLiveFraction >= 0 && minLiveFraction <= 1)) {
       throw new IllegalArgumentException("live fraction must be in [0, 1]: " + minLiveFraction);
     }
+    checkNoAddition();
     long start = System.nanoTime();
-    GenerationCommit commit = newCommit();
-    Compactor.Outcome outcome = Compactor.run(storage, manifest, reader, commit,
-        minLiveFraction, nextPartId(storage, manifest), options.partSize(), options.progress());
-    return finish(commit.commit(pool), 0, 0, 0, outcome.bytesWritten(), outcome.partsWritten(),
-        outcome.partsRemoved(), start);
+    try (GenerationCommit commit = newCommit()) {
+      Compactor.Outcome outcome = Compactor.run(storage, manifest, reader, commit,
+          minLiveFraction, nextPartId(storage, manifest), options.partSize(),
+          options.progress());
+      return finish(commitOrCollect(commit), 0, 0, 0, outcome.bytesWritten(),
+          outcome.partsWritten(), outcome.partsRemoved(), start);
+    }
+  }
+
+  /** Commits; on failure removes what the failed commit wrote, which no generation names. */
+  private GenerationCommit.Result commitOrCollect(GenerationCommit commit) throws IOException {
+    try {
+      return commit.commit(pool);
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+  }
+
+  private void checkNoAddition() {
+    checkOpen();
+    if (addition != null) {
+      throw new IllegalStateException("members were added and not committed: commit or abort "
+          + "them first");
+    }
+    if (manifest == null) {
+      throw new IllegalStateException("the archive is being created: commit it first");
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the writer of " + storage.location() + " is closed");
+    }
   }
 
   private GenerationCommit newCommit() throws IOException {
     return new GenerationCommit(storage, manifest.archiveId(), manifest,
-        manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize(), options.hasher());
+        manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize(), options);
   }
 
   private ChangeResult finish(GenerationCommit.Result result, long added, long replacedCount,
@@ -201,11 +605,12 @@ public final class ArchiveWriter implements AutoCloseable {
       throws IOException {
     refresh();
     GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
-    return new ChangeResult(result.manifest().generation(), added, replacedCount, deleted, bytes,
-        partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
+    lastResult = new ChangeResult(result.manifest().generation(), added, replacedCount, deleted,
+        bytes, partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
         result.manifest().fileCount(),
         (System.nanoTime() - start) / 1_000_000,
         HdfsIntegration.afterCommit(storage, result.manifest())); // after GC: unpins its files
+    return lastResult;
   }
 
   private void refresh() throws IOException {
@@ -236,15 +641,53 @@ public final class ArchiveWriter implements AutoCloseable {
     return next;
   }
 
+  /**
+   * Aborts members not committed, then releases the lock. A create that never committed
+   * removes the archive directory.
+   */
   @Override
   public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    IOException failure = null;
+    try {
+      abort();
+    } catch (IOException e) {
+      failure = e;
+    }
+    closed = true;
+    pool.shutdownNow();
+    awaitTermination();
     try {
       if (reader != null) {
         reader.close();
       }
-    } finally {
-      pool.shutdownNow();
-      lock.release();
+    } catch (IOException e) {
+      failure = failure == null ? e : failure;
+    }
+    lock.release();
+    if (creating != null && manifest == null) {
+      // Nothing was committed and nobody else can have used this directory: remove it.
+      try {
+        storage.deleteRoot();
+      } catch (IOException e) {
+        LOG.warn("could not remove the failed archive {}: {}", storage.location(), e.toString());
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** A failed task does not stop the others at once: wait, so none writes after cleanup. */
+  private void awaitTermination() {
+    try {
+      if (!pool.awaitTermination(5, TimeUnit.MINUTES)) {
+        LOG.warn("writer threads of {} did not stop in 5 minutes", storage.location());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

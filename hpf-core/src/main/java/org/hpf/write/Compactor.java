@@ -26,8 +26,6 @@ final class Compactor {
   /** What the compaction wrote and dropped. */
   record Outcome(long bytesWritten, int partsWritten, int partsRemoved) {}
 
-  private record Move(String name, IndexRecord from, IndexRecord to) {}
-
   private Compactor() {}
 
   static Outcome run(ArchiveStorage storage, Manifest manifest, HpfReader reader,
@@ -40,9 +38,9 @@ final class Compactor {
       }
     }
     progress.phase("compacting");
-    List<Move> moves = new ArrayList<>();
     List<PartInfo> written = new ArrayList<>();
     PartWriter out = null;
+    long[] copied = new long[2]; // entries and bytes copied into out
     int nextId = firstPartId;
     try {
       for (PartInfo part : candidates) {
@@ -66,7 +64,7 @@ final class Compactor {
             }
             if (out != null && !out.isEmpty()
                 && out.position() + header.entryLength() > partSize) {
-              written.add(new PartInfo(out.id(), out.seal(), 0, 0));
+              written.add(seal(out, copied, commit));
               out = null;
             }
             if (out == null) {
@@ -76,13 +74,15 @@ final class Compactor {
             long newOffset = out.position();
             out.output().write(head);
             copy(entries, out, rest, in.name());
-            moves.add(new Move(header.name(), current, new IndexRecord(current.hash(), out.id(),
-                current.flags(), newOffset, current.entryLength(), current.originalLength())));
+            commit.move(current, new IndexRecord(current.hash(), out.id(), current.flags(),
+                newOffset, current.entryLength(), current.originalLength()));
+            copied[0]++;
+            copied[1] += current.entryLength();
           }
         }
       }
       if (out != null) {
-        written.add(new PartInfo(out.id(), out.seal(), 0, 0));
+        written.add(seal(out, copied, commit));
         out = null;
       }
     } finally {
@@ -92,17 +92,23 @@ final class Compactor {
     }
     long bytes = 0;
     for (PartInfo part : written) {
-      commit.addPart(part.id(), part.length());
       bytes += part.length();
-    }
-    for (Move move : moves) {
-      commit.move(move.name, move.from, move.to);
     }
     for (PartInfo part : candidates) {
       commit.dropPart(part.id());
     }
     commit.mergeAll();
     return new Outcome(bytes, written.size(), candidates.size());
+  }
+
+  /** Seals a part of copies and adds it to the generation with its live counts. */
+  private static PartInfo seal(PartWriter out, long[] live, GenerationCommit commit)
+      throws IOException {
+    PartInfo part = new PartInfo(out.id(), out.seal(), live[0], live[1]);
+    commit.addPart(part);
+    live[0] = 0;
+    live[1] = 0;
+    return part;
   }
 
   /** Reads an entry header: the fixed part, then the name and header checksum. */

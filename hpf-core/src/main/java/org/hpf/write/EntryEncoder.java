@@ -31,36 +31,56 @@ final class EntryEncoder {
     this.hasher = hasher;
   }
 
-  /** Writes {@code source} at the current position of {@code part}; returns its record. */
+  /** Writes the file {@code source} at the current position of {@code part}. */
   IndexRecord write(Source source, PartWriter part) throws IOException {
+    try (InputStream in = open(source)) {
+      return write(new Member(source.name(), source.length(), source.mtimeMillis(), in, true,
+          source.path().toString()), part);
+    }
+  }
+
+  /**
+   * A member to write: its name, length and modification time, and the stream its bytes come
+   * from; with {@code wholeStream}, the stream must end right after {@code length} bytes (a file
+   * that grew while it was read is an error).
+   */
+  record Member(String name, long length, long mtimeMillis, InputStream in,
+      boolean wholeStream, String origin) {}
+
+  /**
+   * Writes {@code member} at the current position of {@code part}; returns its record. Members
+   * up to the compression limit are read whole before a byte is written, so a stream that fails
+   * leaves the part untouched; a larger member that fails midway leaves a partial entry (see
+   * {@link PartWriter#position()}).
+   */
+  IndexRecord write(Member member, PartWriter part) throws IOException {
     long offset = part.position();
     ChecksummedOutput out = part.output();
     EntryHeader header;
-    if (source.length() <= WriterOptions.COMPRESS_LIMIT) {
-      header = writeSmall(source, out);
+    if (member.length() <= WriterOptions.COMPRESS_LIMIT) {
+      header = writeSmall(member, out);
     } else {
-      header = writeStreamed(source, out);
+      header = writeStreamed(member, out);
     }
     long entryLength = header.entryLength();
     IndexRecord.checkLimits(part.id(), offset, entryLength, header.originalLength());
     if (part.position() - offset != entryLength) {
-      throw new IllegalStateException("entry of " + source + " took " + (part.position() - offset)
-          + " bytes, expected " + entryLength);
+      throw new IllegalStateException("entry of " + member.origin() + " took "
+          + (part.position() - offset) + " bytes, expected " + entryLength);
     }
-    return new IndexRecord(hasher.hash(source.name()), part.id(), header.flags(), offset,
+    return new IndexRecord(hasher.hash(member.name()), part.id(), header.flags(), offset,
         entryLength, header.originalLength());
   }
 
-  private EntryHeader writeSmall(Source source, ChecksummedOutput out) throws IOException {
-    int length = (int) source.length();
+  private EntryHeader writeSmall(Member member, ChecksummedOutput out) throws IOException {
+    int length = (int) member.length();
     if (readBuffer.length < length) {
       readBuffer = new byte[Math.max(length, readBuffer.length * 2)];
     }
-    try (FSDataInputStream in = open(source)) {
-      int read = in.readNBytes(readBuffer, 0, length);
-      if (read != length || in.read() != -1) {
-        throw changed(source);
-      }
+    InputStream in = member.in();
+    int read = in.readNBytes(readBuffer, 0, length);
+    if (read != length || (member.wholeStream() && in.read() != -1)) {
+      throw changed(member, read);
     }
     CRC32C crc = new CRC32C();
     crc.update(readBuffer, 0, length);
@@ -82,34 +102,33 @@ final class EntryEncoder {
         codec = Codec.LZ4;
       }
     }
-    EntryHeader header = new EntryHeader(source.name(), codec.id(), length, storedLength,
-        source.mtimeMillis());
+    EntryHeader header = new EntryHeader(member.name(), codec.id(), length, storedLength,
+        member.mtimeMillis());
     out.write(header.toBytes());
     out.write(stored, 0, storedLength);
     out.data().writeInt((int) crc.getValue());
     return header;
   }
 
-  private EntryHeader writeStreamed(Source source, ChecksummedOutput out) throws IOException {
-    EntryHeader header = new EntryHeader(source.name(), Codec.RAW.id(), source.length(),
-        source.length(), source.mtimeMillis());
-    IndexRecord.checkLimits(0, 0, header.entryLength(), source.length());
+  private EntryHeader writeStreamed(Member member, ChecksummedOutput out) throws IOException {
+    EntryHeader header = new EntryHeader(member.name(), Codec.RAW.id(), member.length(),
+        member.length(), member.mtimeMillis());
+    IndexRecord.checkLimits(0, 0, header.entryLength(), member.length());
     out.write(header.toBytes());
     CRC32C crc = new CRC32C();
-    long remaining = source.length();
-    try (InputStream in = open(source)) {
-      while (remaining > 0) {
-        int n = in.read(readBuffer, 0, (int) Math.min(readBuffer.length, remaining));
-        if (n < 0) {
-          throw changed(source);
-        }
-        crc.update(readBuffer, 0, n);
-        out.write(readBuffer, 0, n);
-        remaining -= n;
+    long remaining = member.length();
+    InputStream in = member.in();
+    while (remaining > 0) {
+      int n = in.read(readBuffer, 0, (int) Math.min(readBuffer.length, remaining));
+      if (n < 0) {
+        throw changed(member, member.length() - remaining);
       }
-      if (in.read() != -1) {
-        throw changed(source);
-      }
+      crc.update(readBuffer, 0, n);
+      out.write(readBuffer, 0, n);
+      remaining -= n;
+    }
+    if (member.wholeStream() && in.read() != -1) {
+      throw changed(member, member.length() + 1);
     }
     out.data().writeInt((int) crc.getValue());
     return header;
@@ -123,8 +142,12 @@ final class EntryEncoder {
     }
   }
 
-  private static SourceException changed(Source source) {
-    return new SourceException("source changed while it was read (length is no longer "
-        + source.length() + "): " + source.path());
+  private static SourceException changed(Member member, long read) {
+    if (member.wholeStream()) {
+      return new SourceException("source changed while it was read (length is no longer "
+          + member.length() + "): " + member.origin());
+    }
+    return new SourceException("member '" + member.name() + "': its stream ended after " + read
+        + " of " + member.length() + " bytes");
   }
 }

@@ -1,50 +1,52 @@
 package org.hpf.write;
 
-import it.unimi.dsi.fastutil.ints.IntArrayList;
+import com.google.common.collect.PeekingIterator;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import org.apache.hadoop.io.WritableComparator;
+import org.hpf.DuplicateNameException;
 import org.hpf.HashCollisionException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.DirectoryFile;
-import org.hpf.format.DirectoryFile.BucketRef;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.Layer;
 import org.hpf.format.Manifest.NamesSegment;
 import org.hpf.format.Manifest.PartInfo;
-import org.hpf.format.MemberNames;
 import org.hpf.format.NameEntry;
-import org.hpf.format.NameHash;
 import org.hpf.format.NameHasher;
-import org.hpf.index.ExtendibleHashing;
-import org.hpf.index.IndexFileReader;
-import org.hpf.index.IndexFileWriter;
+import org.hpf.format.NamesFileReader;
+import org.hpf.index.BucketOrder;
 import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
+import org.hpf.write.spill.ExternalSorter;
+import org.hpf.write.spill.Scratch;
 
 /**
  * Builds the next generation from a committed one (or from nothing, for a create) and a set of
- * changes, then commits it. Only the buckets that changes touch are read and rewritten; untouched
- * buckets keep their index files. The manifest's rename is the commit point: everything it names
- * is written and synced before it.
+ * changes, then commits it. Changes are spilled as they come (names in one external sort, index
+ * records in another), so the heap does not grow with their number; the commit streams them back
+ * sorted, writes the names segment, and builds or merges index layers one bucket at a time. Only
+ * the buckets that changes touch are read and rewritten. The manifest's rename is the commit
+ * point: everything it names is written and synced before it.
  *
- * <p>Single use: record changes with {@link #put}, {@link #delete}, {@link #move}, parts with
- * {@link #addPart} and {@link #dropPart}, then call {@link #commit} once.
+ * <p>Record changes with {@link #put}, {@link #delete}, {@link #move} (thread-safe), parts with
+ * {@link #addPart} and {@link #dropPart}, then call {@link #commit} once; close it in any case
+ * to remove its scratch files.
  */
-final class GenerationCommit {
-  /** A change to one name; {@code record} null means delete. */
-  private record Change(String name, IndexRecord record, long mtime, boolean listed) {}
-
+final class GenerationCommit implements AutoCloseable {
   /** Live-member counts of a part, updated by changes. */
   private static final class PartStats {
     final long length;
@@ -62,6 +64,9 @@ final class GenerationCommit {
   record Result(Manifest manifest, DirectoryFile directory, int bucketsWritten,
       long indexBytesWritten) {}
 
+  /** Name entries spill as Op, Length, MTime, then the name's UTF-8 bytes (sorted by those). */
+  private static final int NAME_FIXED = 1 + 8 + 8;
+
   private final ArchiveStorage storage;
   private final ArchiveId id;
   private final Manifest base;
@@ -70,7 +75,9 @@ final class GenerationCommit {
   private final long blockSize;
   private final long partSize;
   private final NameHasher hasher;
-  private final Map<NameHash, Change> changes = new HashMap<>();
+  private final int threads;
+  private final ExternalSorter names;
+  private final ExternalSorter records;
   private final TreeMap<Integer, PartStats> parts = new TreeMap<>();
   private long fileCount;
   private long originalBytes;
@@ -78,14 +85,16 @@ final class GenerationCommit {
   private boolean mergeAllNames;
   private boolean mergeAllLayers;
   private boolean committed;
+  private DirectoryFile lastDirectory;
 
   /**
    * @param base the committed generation to build on, or null for a create
    */
   GenerationCommit(ArchiveStorage storage, ArchiveId id, Manifest base, int capacity,
-      long blockSize, long partSize, NameHasher hasher) {
+      long blockSize, long partSize, WriterOptions options) throws IOException {
     this.storage = storage;
-    this.hasher = hasher;
+    this.hasher = options.hasher();
+    this.threads = options.threads();
     this.id = id;
     this.base = base;
     this.generation = base == null ? 1 : base.generation() + 1;
@@ -100,6 +109,18 @@ final class GenerationCommit {
         parts.put(part.id(), new PartStats(part.length(), part.liveEntries(), part.liveBytes()));
       }
     }
+    Scratch scratch = Scratch.in(options.scratchDirectory());
+    this.names = new ExternalSorter(scratch, "names", GenerationCommit::compareNames);
+    ExternalSorter sorter = null;
+    try {
+      sorter = new ExternalSorter(scratch, "records",
+          (a, aOff, aLen, b, bOff, bLen) -> BucketOrder.compare(a, aOff, b, bOff));
+    } finally {
+      if (sorter == null) {
+        names.close();
+      }
+    }
+    this.records = sorter;
   }
 
   long generation() {
@@ -107,12 +128,17 @@ final class GenerationCommit {
   }
 
   /** A newly sealed part; its live counts grow as records pointing into it are put. */
-  void addPart(int partId, long length) {
+  synchronized void addPart(int partId, long length) {
     parts.put(partId, new PartStats(length, 0, 0));
   }
 
+  /** A sealed part whose live counts are already known (a merge lane counted them). */
+  synchronized void addPart(PartInfo part) {
+    parts.put(part.id(), new PartStats(part.length(), part.liveEntries(), part.liveBytes()));
+  }
+
   /** Removes a part whose members all moved away or were deleted. */
-  void dropPart(int partId) {
+  synchronized void dropPart(int partId) {
     PartStats stats = parts.remove(partId);
     if (stats != null && stats.liveEntries != 0) {
       throw new IllegalStateException("part " + partId + " still has " + stats.liveEntries
@@ -120,31 +146,51 @@ final class GenerationCommit {
     }
   }
 
-  /** Adds a member, or replaces {@code replaced} (its current record) when not null. */
-  void put(String name, IndexRecord record, long mtime, IndexRecord replaced)
-      throws HashCollisionException {
-    change(new Change(name, record, mtime, true));
-    live(record, +1);
-    fileCount++;
-    originalBytes += record.originalLength();
-    storedBytes += record.entryLength();
-    if (replaced != null) {
-      remove(replaced);
+  /**
+   * Adds a member, or replaces {@code replaced} (its current record) when not null. With
+   * {@code countLive} false the record's part is a merge lane's, which counts it itself.
+   */
+  void put(String name, IndexRecord record, long mtime, IndexRecord replaced, boolean countLive)
+      throws IOException {
+    spillName(NameEntry.OP_PRESENT, name, record.originalLength(), mtime);
+    records.add(record.toBytes());
+    synchronized (this) {
+      if (countLive) {
+        live(record, +1);
+      }
+      fileCount++;
+      originalBytes += record.originalLength();
+      storedBytes += record.entryLength();
+      if (replaced != null) {
+        remove(replaced);
+      }
     }
   }
 
-  /** Deletes a member whose current record is {@code existing}. */
-  void delete(String name, IndexRecord existing) throws HashCollisionException {
-    change(new Change(name, null, 0, true));
-    remove(existing);
+  void put(String name, IndexRecord record, long mtime, IndexRecord replaced)
+      throws IOException {
+    put(name, record, mtime, replaced, true);
   }
 
-  /** Points a member at a copy of its entry (compaction); names and counts do not change. */
-  void move(String name, IndexRecord from, IndexRecord to) throws HashCollisionException {
-    change(new Change(name, to, 0, false));
-    live(from, -1);
-    live(to, +1);
-    storedBytes += to.entryLength() - from.entryLength();
+  /** Deletes a member whose current record is {@code existing}. */
+  void delete(String name, IndexRecord existing) throws IOException {
+    spillName(NameEntry.OP_DELETED, name, 0, 0);
+    records.add(IndexRecord.tombstone(hasher.hash(name)).toBytes());
+    synchronized (this) {
+      remove(existing);
+    }
+  }
+
+  /**
+   * Points a member at a copy of its entry (compaction); names and counts do not change. The
+   * copy's part counts its live entries itself (it is added with {@link #addPart(PartInfo)}).
+   */
+  void move(IndexRecord from, IndexRecord to) throws IOException {
+    records.add(to.toBytes());
+    synchronized (this) {
+      live(from, -1);
+      storedBytes += to.entryLength() - from.entryLength();
+    }
   }
 
   /** Merge every index layer into the base and every names segment into one (compaction). */
@@ -153,15 +199,27 @@ final class GenerationCommit {
     this.mergeAllLayers = true;
   }
 
-  boolean hasChanges() {
-    return !changes.isEmpty() || mergeAllNames
-        || base == null || !parts.keySet().equals(partIds(base));
+  private void spillName(int op, String name, long length, long mtime) throws IOException {
+    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+    byte[] entry = ByteBuffer.allocate(NAME_FIXED + utf8.length).put((byte) op)
+        .putLong(length).putLong(mtime).put(utf8).array();
+    names.add(entry);
   }
 
-  private static java.util.Set<Integer> partIds(Manifest manifest) {
-    java.util.Set<Integer> ids = new java.util.HashSet<>();
-    manifest.parts().forEach(p -> ids.add(p.id()));
-    return ids;
+  private static int compareNames(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
+    return WritableComparator.compareBytes(a, aOff + NAME_FIXED, aLen - NAME_FIXED,
+        b, bOff + NAME_FIXED, bLen - NAME_FIXED);
+  }
+
+  private static NameEntry decodeName(byte[] entry) {
+    ByteBuffer buf = ByteBuffer.wrap(entry);
+    int op = buf.get();
+    long length = buf.getLong();
+    long mtime = buf.getLong();
+    String name = new String(entry, NAME_FIXED, entry.length - NAME_FIXED,
+        StandardCharsets.UTF_8);
+    return op == NameEntry.OP_DELETED ? NameEntry.deletion(name)
+        : NameEntry.present(name, length, mtime);
   }
 
   private void remove(IndexRecord existing) {
@@ -169,18 +227,6 @@ final class GenerationCommit {
     fileCount--;
     originalBytes -= existing.originalLength();
     storedBytes -= existing.entryLength();
-  }
-
-  private void change(Change change) throws HashCollisionException {
-    NameHash hash = change.record != null ? change.record.hash() : hasher.hash(change.name);
-    Change previous = changes.put(hash, change);
-    if (previous != null) {
-      if (previous.name.equals(change.name)) {
-        throw new IllegalArgumentException("two changes to '" + change.name + "' in one commit");
-      }
-      throw new HashCollisionException("names '" + previous.name + "' and '" + change.name
-          + "' have the same 128-bit hash " + hash);
-    }
   }
 
   private void live(IndexRecord record, int sign) {
@@ -194,202 +240,238 @@ final class GenerationCommit {
   }
 
   /**
-   * Writes the index layer this commit needs, the names segment and the manifest, then
+   * Writes the names segment, the index layer this commit needs and the manifest, then
    * publishes the manifest.
    *
    * <p>The commit's records (tombstones for deletions) become a new index layer on top of the
    * older ones, written with fingerprints so that lookups pass it in memory; so an append costs
-   * what it adds, not what the archive holds. While the new records number at least a quarter of
-   * the layer below, that layer is folded into them (newest wins), and once only the base is
-   * left below, they are merged into the base by rewriting just the base buckets that receive
-   * records, with the splits the directory needs. Each record is rewritten O(log n) times.
+   * what it adds, not what the archive holds. While the new records, with the layers already
+   * folded into them, number at least a quarter of the layer below, that layer is folded into
+   * them (newest wins), and once only the base is left below, they are merged into the base by
+   * rewriting just the base buckets that receive records, with the splits the directory needs.
+   * Each record is rewritten O(log n) times.
    */
   Result commit(ExecutorService pool) throws IOException {
     if (committed) {
       throw new IllegalStateException("generation " + generation + " was already committed");
     }
     committed = true;
-    Map<NameHash, IndexRecord> pending = new HashMap<>();
-    for (Map.Entry<NameHash, Change> e : changes.entrySet()) {
-      IndexRecord record = e.getValue().record;
-      pending.put(e.getKey(), record != null ? record : IndexRecord.tombstone(e.getKey()));
+    List<NamesSegment> segments = writeNames();
+    try {
+      return commitIndex(pool, segments);
+    } catch (RecordStreams.Collision e) {
+      throw namedCollision(e.getCause());
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
+  }
+
+  private Result commitIndex(ExecutorService pool, List<NamesSegment> segments)
+      throws IOException {
+    long pendingCount = records.count();
     List<Layer> layers = new ArrayList<>(base == null ? List.of() : base.layers());
     List<DirectoryFile> directories = new ArrayList<>(
         base == null ? List.of() : base.readDirectories(storage));
-    while (layers.size() > 1 && (mergeAllLayers
-        || pending.size() * 4L >= layers.get(layers.size() - 1).records())) {
-      Map<NameHash, IndexRecord> folded = new HashMap<>();
-      for (IndexRecord record : readLayer(directories.get(directories.size() - 1))) {
-        folded.put(record.hash(), record);
+    try (ExternalSorter.Sorted sorted = records.sort()) {
+      PeekingIterator<IndexRecord> pending =
+          RecordStreams.distinct(RecordStreams.decode(sorted, "the writer's scratch files"));
+      while (layers.size() > 1 && (mergeAllLayers
+          || pendingCount * 4 >= layers.get(layers.size() - 1).records())) {
+        pending = RecordStreams.newestWins(RecordStreams.layer(storage, id,
+            directories.get(directories.size() - 1)), pending, false);
+        pendingCount += layers.get(layers.size() - 1).records();
+        layers.remove(layers.size() - 1);
+        directories.remove(directories.size() - 1);
       }
-      folded.putAll(pending);
-      pending = folded;
-      layers.remove(layers.size() - 1);
-      directories.remove(directories.size() - 1);
+      LayerBuilder layer;
+      if (layers.isEmpty()) {
+        layer = newLayer(false, pool);
+        buildAll(layer, RecordStreams.newestWins(RecordStreams.empty(), pending, true));
+        layers.add(finishLayer(layer));
+      } else if (layers.size() == 1
+          && (mergeAllLayers || pendingCount * 4 >= layers.get(0).records())) {
+        layer = newLayer(false, pool);
+        mergeIntoBase(layer, directories.get(0), pending);
+        layers.set(0, finishLayer(layer));
+      } else if (pending.hasNext()) {
+        layer = newLayer(true, pool);
+        buildAll(layer, pending);
+        layers.add(finishLayer(layer));
+      } else {
+        layer = null;
+      }
+      List<PartInfo> partList = new ArrayList<>();
+      synchronized (this) {
+        parts.forEach((partId, stats) -> partList.add(
+            new PartInfo(partId, stats.length, stats.liveEntries, stats.liveBytes)));
+      }
+      Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
+          NameHasher.MURMUR3_128_ID, fileCount, originalBytes, storedBytes, capacity, blockSize,
+          partSize, layers, segments, partList);
+      publish(storage, manifest);
+      return layer == null ? new Result(manifest, null, 0, 0)
+          : new Result(manifest, lastDirectory, layer.bucketsWritten(),
+              layer.indexBytesWritten());
     }
-    LayerWrite written;
-    if (layers.isEmpty()) {
-      written = mergeIntoBase(null, pending, pool);
-      layers.add(written.layer);
-    } else if (layers.size() == 1 && (mergeAllLayers
-        || pending.size() * 4L >= layers.get(0).records())) {
-      written = mergeIntoBase(directories.get(0), pending, pool);
-      layers.set(0, written.layer);
-    } else if (!pending.isEmpty()) {
-      written = writeDelta(pending, pool);
-      layers.add(written.layer);
-    } else {
-      written = new LayerWrite(null, null, 0, 0);
-    }
-    List<NamesSegment> segments = writeNames();
-    List<PartInfo> partList = new ArrayList<>();
-    parts.forEach((partId, stats) -> partList.add(
-        new PartInfo(partId, stats.length, stats.liveEntries, stats.liveBytes)));
-    Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
-        NameHasher.MURMUR3_128_ID, fileCount, originalBytes, storedBytes, capacity, blockSize,
-        partSize, layers, segments, partList);
-    publish(storage, manifest);
-    return new Result(manifest, written.directory, written.buckets, written.indexBytes);
   }
 
-  /** A layer this commit wrote: its manifest entry, directory, buckets and index bytes. */
-  private record LayerWrite(Layer layer, DirectoryFile directory, int buckets, long indexBytes) {}
+  private LayerBuilder newLayer(boolean fingerprints, ExecutorService pool) {
+    return new LayerBuilder(storage, id, generation, capacity, blockSize, fingerprints, pool,
+        threads);
+  }
+
+  private static void buildAll(LayerBuilder layer, PeekingIterator<IndexRecord> records)
+      throws IOException {
+    try {
+      layer.build(0, 0, records);
+    } catch (IOException | RuntimeException | Error e) {
+      layer.abandon();
+      throw e;
+    }
+  }
 
   /**
-   * Merges records into the base layer (or builds it, for a create): only the base buckets
-   * that receive records are read and rewritten; tombstones remove what they name.
+   * Merges records into the base layer: base buckets that receive records are read and rebuilt
+   * (split as needed) from their records and the new ones; tombstones remove what they name;
+   * the other buckets are kept as they are.
    */
-  private LayerWrite mergeIntoBase(DirectoryFile baseLayer, Map<NameHash, IndexRecord> pending,
-      ExecutorService pool) throws IOException {
-    List<IndexRecord> records = new ArrayList<>();
-    ExtendibleHashing hashing = baseLayer == null
-        ? ExtendibleHashing.empty(capacity, r -> records.get(r).hash().low())
-        : ExtendibleHashing.of(baseLayer, capacity, r -> records.get(r).hash().low());
-    Map<Integer, List<IndexRecord>> byBucket = new TreeMap<>();
-    for (IndexRecord record : pending.values()) {
-      byBucket.computeIfAbsent(hashing.bucketOf(record.hash().low()), k -> new ArrayList<>())
-          .add(record);
+  private void mergeIntoBase(LayerBuilder layer, DirectoryFile baseLayer,
+      PeekingIterator<IndexRecord> pending) throws IOException {
+    int[] prefixes = RecordStreams.prefixes(baseLayer);
+    List<Integer> order = new ArrayList<>();
+    for (int b = 0; b < prefixes.length; b++) {
+      order.add(b);
     }
-    if (baseLayer == null) {
-      byBucket.putIfAbsent(0, new ArrayList<>());
-    }
-    for (Map.Entry<Integer, List<IndexRecord>> e : byBucket.entrySet()) {
-      BucketRef original = hashing.buckets().get(e.getKey()).original();
-      Map<NameHash, IndexRecord> bucket = new HashMap<>();
-      if (original != null) {
-        for (IndexRecord record : IndexFileReader.readRecords(storage, id, original)) {
-          bucket.put(record.hash(), record);
+    order.sort((x, y) -> BucketOrder.compareBuckets(prefixes[x], prefixes[y]));
+    try {
+      for (int b : order) {
+        DirectoryFile.BucketRef ref = baseLayer.buckets().get(b);
+        int prefix = prefixes[b];
+        if (!pending.hasNext()
+            || !BucketOrder.inBucket(pending.peek().hash(), prefix, ref.localDepth())) {
+          layer.keep(prefix, ref);
+          continue;
+        }
+        List<IndexRecord> stored = org.hpf.index.IndexFileReader.readRecords(storage, id, ref);
+        stored.sort((x, y) -> BucketOrder.compare(x.hash(), y.hash()));
+        PeekingIterator<IndexRecord> merged = RecordStreams.newestWins(
+            com.google.common.collect.Iterators.peekingIterator(stored.iterator()),
+            inBucket(pending, prefix, ref.localDepth()), true);
+        layer.build(prefix, ref.localDepth(), merged);
+        if (merged.hasNext()) {
+          throw new IllegalStateException("records left over after rebuilding bucket " + b);
         }
       }
-      for (IndexRecord record : e.getValue()) {
-        if (record.isTombstone()) {
-          bucket.remove(record.hash());
-        } else {
-          bucket.put(record.hash(), record);
+      if (pending.hasNext()) {
+        throw new IllegalStateException("record " + pending.peek().hash() + " fits no bucket");
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      layer.abandon();
+      throw e;
+    }
+  }
+
+  /** The head of {@code records} that belongs to the bucket (prefix, depth). */
+  private static PeekingIterator<IndexRecord> inBucket(PeekingIterator<IndexRecord> records,
+      int prefix, int depth) {
+    return com.google.common.collect.Iterators.peekingIterator(new Iterator<IndexRecord>() {
+      @Override
+      public boolean hasNext() {
+        return records.hasNext() && BucketOrder.inBucket(records.peek().hash(), prefix, depth);
+      }
+
+      @Override
+      public IndexRecord next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
         }
+        return records.next();
       }
-      IntArrayList ids = new IntArrayList(bucket.size());
-      for (IndexRecord record : bucket.values()) {
-        ids.add(records.size());
-        records.add(record);
-      }
-      hashing.load(e.getKey(), ids);
-    }
-    return writeLayer(hashing, records, false, pool);
+    });
   }
 
-  /** Writes records as a new layer with a directory of its own, fingerprints and tombstones. */
-  private LayerWrite writeDelta(Map<NameHash, IndexRecord> pending, ExecutorService pool)
-      throws IOException {
-    List<IndexRecord> records = new ArrayList<>(pending.values());
-    ExtendibleHashing hashing =
-        ExtendibleHashing.empty(capacity, r -> records.get(r).hash().low());
-    for (int i = 0; i < records.size(); i++) {
-      hashing.insert(i);
-    }
-    return writeLayer(hashing, records, true, pool);
-  }
-
-  private LayerWrite writeLayer(ExtendibleHashing hashing, List<IndexRecord> records,
-      boolean fingerprints, ExecutorService pool) throws IOException {
-    List<BucketRef> refs = writeBuckets(hashing, records, fingerprints, pool);
-    DirectoryFile directory = new DirectoryFile(hashing.globalDepth(), refs, hashing.slots());
+  private Layer finishLayer(LayerBuilder layer) throws IOException {
+    DirectoryFile directory = layer.finish();
     String directoryFile = ArchiveLayout.directory(generation);
     writeSmallFile(storage, directoryFile, directory.toBytes(id));
-    int buckets = 0;
-    long indexBytes = 0;
-    long count = 0;
-    for (int b = 0; b < refs.size(); b++) {
-      count += refs.get(b).recordCount();
-      if (hashing.buckets().get(b).changed()) {
-        buckets++;
-        indexBytes += refs.get(b).indexFileLength();
-      }
-    }
-    return new LayerWrite(new Layer(directoryFile, count), directory, buckets, indexBytes);
-  }
-
-  /** Every record of a layer, from all of its index files. */
-  private List<IndexRecord> readLayer(DirectoryFile layer) throws IOException {
-    List<IndexRecord> records = new ArrayList<>();
-    for (BucketRef bucket : layer.buckets()) {
-      records.addAll(IndexFileReader.readRecords(storage, id, bucket));
-    }
-    return records;
-  }
-
-  private List<BucketRef> writeBuckets(ExtendibleHashing hashing, List<IndexRecord> records,
-      boolean fingerprints, ExecutorService pool) throws IOException {
-    List<ExtendibleHashing.Bucket> buckets = hashing.buckets();
-    List<Future<BucketRef>> futures = new ArrayList<>(buckets.size());
-    int nextId = 0;
-    for (ExtendibleHashing.Bucket bucket : buckets) {
-      if (!bucket.changed()) {
-        futures.add(null);
-        continue;
-      }
-      if (bucket.members().isEmpty()) {
-        // An empty bucket has no index file: readers never look into it.
-        futures.add(java.util.concurrent.CompletableFuture.completedFuture(
-            new BucketRef(bucket.localDepth(), 0, 0, 0, 0, 0)));
-        continue;
-      }
-      int bucketId = nextId++;
-      futures.add(pool.submit(() -> {
-        List<IndexRecord> members = new ArrayList<>(bucket.members().size());
-        bucket.members().forEach(r -> members.add(records.get(r)));
-        return IndexFileWriter.write(storage, id, generation, bucketId, bucket.localDepth(),
-            bucket.prefix(), members, blockSize, fingerprints);
-      }));
-    }
-    List<BucketRef> refs = new ArrayList<>(buckets.size());
-    for (int b = 0; b < buckets.size(); b++) {
-      refs.add(futures.get(b) == null ? buckets.get(b).original() : get(futures.get(b)));
-    }
-    return refs;
+    lastDirectory = directory;
+    return new Layer(directoryFile, layer.records());
   }
 
   /** Writes this generation's names segment and merges segments as the policy says. */
   private List<NamesSegment> writeNames() throws IOException {
-    List<Change> listed = new ArrayList<>();
-    for (Change change : changes.values()) {
-      if (change.listed) {
-        listed.add(change);
-      }
-    }
-    listed.sort(Comparator.comparing(Change::name, MemberNames.ORDER));
     List<NamesSegment> segments = new ArrayList<>(base == null ? List.of() : base.namesSegments());
     NamesSegments writer = new NamesSegments(storage, id, generation);
-    if (!listed.isEmpty() || base == null) {
-      List<NameEntry> entries = new ArrayList<>(listed.size());
-      for (Change change : listed) {
-        entries.add(change.record == null ? NameEntry.deletion(change.name)
-            : NameEntry.present(change.name, change.record.originalLength(), change.mtime));
+    if (names.count() > 0 || base == null) {
+      long expected = names.count();
+      try (ExternalSorter.Sorted sorted = names.sort()) {
+        segments.add(writer.write(new Iterator<NameEntry>() {
+          private NameEntry previous;
+
+          @Override
+          public boolean hasNext() {
+            return sorted.hasNext();
+          }
+
+          @Override
+          public NameEntry next() {
+            NameEntry entry = decodeName(sorted.next());
+            if (previous != null && previous.name().equals(entry.name())) {
+              throw new DuplicateName(entry.name());
+            }
+            previous = entry;
+            return entry;
+          }
+        }, expected));
+      } catch (DuplicateName e) {
+        throw new DuplicateNameException(e.name);
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
       }
-      segments.add(writer.write(entries.iterator(), entries.size()));
     }
     return writer.compact(segments, mergeAllNames);
+  }
+
+  /** Carries a duplicate name out of the names iterator. */
+  private static final class DuplicateName extends RuntimeException {
+    final String name;
+
+    DuplicateName(String name) {
+      super(null, null, false, false);
+      this.name = name;
+    }
+  }
+
+  /** The collision, with the two names found in the names segment this commit wrote. */
+  private HashCollisionException namedCollision(HashCollisionException collision) {
+    String hex = collision.getMessage().substring(collision.getMessage().lastIndexOf(' ') + 1);
+    List<String> colliding = new ArrayList<>();
+    String segment = ArchiveLayout.names(generation, 0);
+    try (NamesFileReader reader = new NamesFileReader(storage.open(segment),
+        storage.location(segment), id)) {
+      while (reader.hasNext() && colliding.size() < 2) {
+        String name = reader.next().name();
+        if (hasher.hash(name).toString().equals(hex)) {
+          colliding.add(name);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return collision;
+    }
+    if (colliding.size() < 2) {
+      return collision;
+    }
+    return new HashCollisionException("names '" + colliding.get(0) + "' and '"
+        + colliding.get(1) + "' have the same 128-bit hash " + hex);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      names.close();
+    } finally {
+      records.close();
+    }
   }
 
   /** Publishes a generation: write the manifest under a temporary name, then rename it. */

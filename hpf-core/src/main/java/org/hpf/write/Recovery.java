@@ -2,15 +2,14 @@ package org.hpf.write;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import org.hpf.CorruptArchiveException;
+import org.hpf.DuplicateNameException;
+import org.hpf.HashCollisionException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.EntryHeader;
@@ -40,11 +39,13 @@ public final class Recovery {
   private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
   /** What recovery found and did. */
-  public record Report(int staleJournals, boolean rolledForward, long generation, int entries,
-      int droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted) {
+  public record Report(int staleJournals, boolean rolledForward, long generation, long entries,
+      long droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted,
+      String rolledBack) {
 
     public boolean didAnything() {
-      return staleJournals > 0 || rolledForward || filesDeleted > 0 || droppedEntries > 0;
+      return staleJournals > 0 || rolledForward || filesDeleted > 0 || droppedEntries > 0
+          || rolledBack != null;
     }
 
     public String describe() {
@@ -65,6 +66,10 @@ public final class Recovery {
           text.append(", ").append(salvagedParts).append(" unsealed parts salvaged");
         }
         text.append("; ");
+      }
+      if (rolledBack != null) {
+        text.append("rolled back the unfinished change, which could not have committed (")
+            .append(rolledBack).append("); ");
       }
       if (staleJournals > 0) {
         text.append(staleJournals).append(" stale journals removed; ");
@@ -100,10 +105,10 @@ public final class Recovery {
         pool);
     int deleted = GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
     Report report = forward == null
-        ? new Report(stale, false, committed, 0, 0, false, 0, deleted)
+        ? new Report(stale, false, committed, 0, 0, false, 0, deleted, null)
         : new Report(stale, forward.rolledForward, forward.generation, forward.entries,
             forward.droppedEntries, forward.tornTail, forward.salvagedParts,
-            deleted + forward.filesDeleted);
+            deleted + forward.filesDeleted, forward.rolledBack);
     if (report.didAnything()) {
       LOG.warn("recovered {}: {}", storage.location(), report.describe());
     }
@@ -118,107 +123,169 @@ public final class Recovery {
     return newest;
   }
 
+  /** What the first pass over the journal learned about one part it points into. */
+  private static final class PartCheck {
+    final ArchiveInput input; // null when the part file is gone
+    long end = PartWriter.PREAMBLE;
+    long valid;
+    int copyId = -1;
+
+    PartCheck(ArchiveInput input) {
+      this.input = input;
+    }
+  }
+
+  /**
+   * Rolls the journal forward in two streaming passes: the first checks each journaled entry
+   * against its part and finds where each unsealed part's intact entries end; the second puts
+   * the intact entries into the generation, pointed at salvaged copies where needed. Memory
+   * holds a few numbers per part, not per entry.
+   */
   private static Report rollForward(ArchiveStorage storage, String journalName, long committed,
       WriterOptions options, ExecutorService pool) throws IOException {
     storage.recoverLease(journalName);
     Manifest base = committed > 0 ? Manifest.read(storage, committed) : null;
-    JournalReader.Contents contents;
+    TreeMap<Integer, PartCheck> parts = new TreeMap<>();
+    Set<Long> invalid = new HashSet<>(); // ordinals of entries whose bytes are not intact
+    JournalReader.Scan scan;
     try (ArchiveInput in = storage.open(journalName)) {
       if (in.length() < JournalReader.PREAMBLE) {
         // The writer died before its journal header reached the file system: nothing to redo.
         storage.delete(journalName);
-        return new Report(0, false, committed, 0, 0, true, 0, 1);
+        return new Report(0, false, committed, 0, 0, true, 0, 1, null);
       }
-      contents = JournalReader.read(in, storage.location(journalName),
-          base == null ? null : base.archiveId());
+      long[] ordinal = {0};
+      try {
+        scan = JournalReader.scan(in, storage.location(journalName),
+            base == null ? null : base.archiveId(), entry -> {
+              int partId = entry.record().part();
+              if (base != null && base.part(partId) != null) {
+                throw new CorruptArchiveException(storage.location(journalName), 0,
+                    "journal points into committed part " + partId);
+              }
+              PartCheck part = parts.get(partId);
+              if (part == null) {
+                part = new PartCheck(openPart(storage, partId));
+                parts.put(partId, part);
+              }
+              if (part.input != null && entryIsIntact(part.input, entry)) {
+                part.valid++;
+                part.end = Math.max(part.end,
+                    entry.record().offset() + entry.record().entryLength());
+              } else {
+                invalid.add(ordinal[0]);
+              }
+              ordinal[0]++;
+            });
+      } catch (IOException | RuntimeException e) {
+        closeAll(parts);
+        throw e;
+      }
     }
-    JournalHeader header = contents.header();
+    try {
+      return rollForward(storage, journalName, committed, base, scan, parts, invalid, options,
+          pool);
+    } finally {
+      closeAll(parts);
+    }
+  }
+
+  private static Report rollForward(ArchiveStorage storage, String journalName, long committed,
+      Manifest base, JournalReader.Scan scan, TreeMap<Integer, PartCheck> parts,
+      Set<Long> invalid, WriterOptions options, ExecutorService pool) throws IOException {
+    JournalHeader header = scan.header();
     if (header.baseGeneration() != committed) {
       throw new CorruptArchiveException(storage.location(journalName), 0, "journal builds on "
           + "generation " + header.baseGeneration() + ", the newest committed is " + committed);
     }
-    Map<String, JournalEntry> entries = new LinkedHashMap<>();
-    for (JournalEntry entry : contents.entries()) {
-      entries.put(entry.name(), entry);
-    }
-    if (entries.isEmpty()) {
+    if (scan.entries() == 0) {
       storage.delete(journalName);
-      return new Report(0, false, committed, 0, 0, contents.tornTail(), 0, 1);
-    }
-    TreeMap<Integer, List<JournalEntry>> byPart = new TreeMap<>();
-    for (JournalEntry entry : entries.values()) {
-      byPart.computeIfAbsent(entry.record().part(), k -> new ArrayList<>()).add(entry);
+      return new Report(0, false, committed, 0, 0, scan.tornTail(), 0, 1, null);
     }
     Set<String> protect = new HashSet<>();
     protect.add(journalName);
-    byPart.keySet().forEach(id -> protect.add(ArchiveLayout.part(id)));
+    parts.keySet().forEach(id -> protect.add(ArchiveLayout.part(id)));
     // Files of the dead writer's unfinished commit would collide with the ones written now.
     int deleted = GarbageCollector.collect(storage, options.retainGenerations(), protect);
 
-    ArchiveId id = contents.archiveId();
-    GenerationCommit commit = new GenerationCommit(storage, id, base,
-        base == null ? header.bucketCapacity() : base.bucketCapacity(),
-        base == null ? header.blockSize() : base.blockSize(),
-        base == null ? header.partSize() : base.partSize(), options.hasher());
+    ArchiveId id = scan.archiveId();
+    long blockSize = base == null ? header.blockSize() : base.blockSize();
     int nextPart = ArchiveWriter.nextPartId(storage, base);
     int salvaged = 0;
-    int dropped = 0;
-    List<JournalEntry> recovered = new ArrayList<>();
-    for (Map.Entry<Integer, List<JournalEntry>> group : byPart.entrySet()) {
-      int partId = group.getKey();
-      if (base != null && base.part(partId) != null) {
-        throw new CorruptArchiveException(storage.location(journalName), 0, "journal points "
-            + "into committed part " + partId);
-      }
-      String partName = ArchiveLayout.part(partId);
-      if (!storage.exists(partName)) {
-        dropped += group.getValue().size();
-        continue;
-      }
-      storage.recoverLease(partName);
-      List<JournalEntry> valid = new ArrayList<>();
-      long end = PartWriter.PREAMBLE;
-      try (ArchiveInput part = storage.open(partName)) {
-        for (JournalEntry entry : group.getValue()) {
-          if (entryIsIntact(part, entry)) {
-            valid.add(entry);
-            end = Math.max(end, entry.record().offset() + entry.record().entryLength());
-          } else {
-            dropped++;
-          }
-        }
-        if (valid.isEmpty()) {
+    HpfReader reader = null;
+    try (GenerationCommit commit = new GenerationCommit(storage, id, base,
+        base == null ? header.bucketCapacity() : base.bucketCapacity(), blockSize,
+        base == null ? header.partSize() : base.partSize(), options)) {
+      for (Map.Entry<Integer, PartCheck> e : parts.entrySet()) {
+        PartCheck part = e.getValue();
+        if (part.valid == 0) {
           continue;
         }
-        if (SealedFile.footerMatches(part)) {
-          commit.addPart(partId, part.length());
+        if (SealedFile.footerMatches(part.input)) {
+          commit.addPart(e.getKey(), part.input.length());
         } else {
-          int copyId = nextPart++;
-          commit.addPart(copyId, copyPrefix(storage, id, part, end, copyId,
-              base == null ? header.blockSize() : base.blockSize()));
-          valid.replaceAll(e -> new JournalEntry(e.name(), moveTo(e.record(), copyId),
-              e.mtimeMillis()));
+          part.copyId = nextPart++;
+          commit.addPart(part.copyId, copyPrefix(storage, id, part.input, part.end, part.copyId,
+              blockSize));
           salvaged++;
         }
       }
-      recovered.addAll(valid);
-    }
-    HpfReader reader = base == null ? null
-        : HpfReader.open(storage, new ReaderOptions(options.hasher()));
-    try {
-      for (JournalEntry entry : recovered) {
-        IndexRecord replaced = reader == null ? null : reader.record(entry.name());
-        commit.put(entry.name(), entry.record(), entry.mtimeMillis(), replaced);
+      reader = base == null ? null
+          : HpfReader.open(storage, new ReaderOptions(options.hasher()));
+      HpfReader current = reader;
+      long[] ordinal = {0};
+      long[] recovered = {0};
+      try (ArchiveInput in = storage.open(journalName)) {
+        JournalReader.scan(in, storage.location(journalName), id, entry -> {
+          if (!invalid.contains(ordinal[0]++)) {
+            PartCheck part = parts.get(entry.record().part());
+            IndexRecord record = part.copyId < 0 ? entry.record()
+                : moveTo(entry.record(), part.copyId);
+            IndexRecord replaced = current == null ? null : current.record(entry.name());
+            commit.put(entry.name(), record, entry.mtimeMillis(), replaced);
+            recovered[0]++;
+          }
+        });
       }
+      try {
+        commit.commit(pool);
+      } catch (DuplicateNameException | HashCollisionException e) {
+        // The writer would have failed this commit itself: roll back, as its abort would have.
+        storage.delete(journalName);
+        int collected = GarbageCollector.collect(storage, options.retainGenerations(),
+            Set.of());
+        return new Report(0, false, committed, 0, invalid.size(), scan.tornTail(), 0,
+            deleted + collected + 1, e.getMessage());
+      }
+      storage.delete(journalName);
+      return new Report(0, true, commit.generation(), recovered[0], invalid.size(),
+          scan.tornTail(), salvaged, deleted, null);
     } finally {
       if (reader != null) {
         reader.close();
       }
     }
-    commit.commit(pool);
-    storage.delete(journalName);
-    return new Report(0, true, commit.generation(), recovered.size(), dropped,
-        contents.tornTail(), salvaged, deleted);
+  }
+
+  private static ArchiveInput openPart(ArchiveStorage storage, int partId) throws IOException {
+    String name = ArchiveLayout.part(partId);
+    if (!storage.exists(name)) {
+      return null;
+    }
+    storage.recoverLease(name);
+    return storage.open(name);
+  }
+
+  private static void closeAll(Map<Integer, PartCheck> parts) {
+    for (PartCheck part : parts.values()) {
+      if (part.input != null) {
+        try {
+          part.input.close();
+        } catch (IOException e) {
+          // reading is over
+        }
+      }
+    }
   }
 
   private static IndexRecord moveTo(IndexRecord record, int part) {

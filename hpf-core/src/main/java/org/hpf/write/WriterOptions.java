@@ -26,8 +26,10 @@ public final class WriterOptions {
   private final int retainGenerations;
   private final boolean breakLock;
   private final HdfsOptions hdfs;
+  private final java.nio.file.Path scratchDirectory;
 
   private WriterOptions(Builder b) {
+    this.scratchDirectory = b.scratchDirectory;
     this.hdfs = b.hdfs;
     this.retainGenerations = b.retainGenerations;
     this.breakLock = b.breakLock;
@@ -75,7 +77,11 @@ public final class WriterOptions {
     return replication;
   }
 
-  /** Most records per bucket; 0 = as many as fit one block ({@code IndexFileWriter#capacityFor}). */
+  /**
+   * Most records per bucket; 0 = 65,536 ({@link ArchiveCreator#DEFAULT_BUCKET_CAPACITY}), or as
+   * many as fit one block if fewer ({@code IndexFileWriter#capacityFor}). A writer holds about
+   * 100 bytes per record of a bucket for each thread while it indexes.
+   */
   public int bucketCapacity() {
     return bucketCapacity;
   }
@@ -125,6 +131,15 @@ public final class WriterOptions {
     return hdfs;
   }
 
+  /**
+   * Local directory where the writer spills sorted runs of names and index records, so that its
+   * heap does not grow with the number of members (about 100 bytes per member, removed when the
+   * writer commits or aborts). Default: {@code java.io.tmpdir}.
+   */
+  public java.nio.file.Path scratchDirectory() {
+    return scratchDirectory;
+  }
+
   /** Single-use builder of {@link WriterOptions}. */
   public static final class Builder {
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -141,6 +156,13 @@ public final class WriterOptions {
     private int retainGenerations = 2;
     private boolean breakLock;
     private HdfsOptions hdfs = HdfsOptions.defaults();
+    private java.nio.file.Path scratchDirectory = org.hpf.write.spill.Scratch.defaultDirectory();
+
+    /** Local directory for the writer's sorted runs (see {@link #scratchDirectory()}). */
+    public Builder scratchDirectory(java.nio.file.Path value) {
+      this.scratchDirectory = java.util.Objects.requireNonNull(value);
+      return this;
+    }
 
     /** How the writer uses HDFS features; ignored on other file systems. */
     public Builder hdfs(HdfsOptions value) {
