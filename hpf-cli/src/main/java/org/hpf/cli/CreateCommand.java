@@ -35,7 +35,8 @@ final class CreateCommand extends HpfSubcommand {
   private Long blockSize;
 
   @Option(names = "--bucket-capacity", paramLabel = "N", order = 21,
-      description = "Most names per index bucket (default: as many as fit one block).")
+      description = "Most names per index bucket (default: 65536, or fewer if that would not "
+          + "fit one block).")
   private Integer bucketCapacity;
 
   @Parameters(arity = "1..*", paramLabel = "<source>... <archive>", hideParamSyntax = true,

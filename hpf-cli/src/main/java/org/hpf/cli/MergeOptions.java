@@ -44,6 +44,12 @@ final class MergeOptions {
               + " leave their members unreadable. Use it only for archives you can rebuild."})
   String storagePolicy;
 
+  @Option(names = "--scratch-dir", paramLabel = "DIR", order = 15,
+      description = "Local directory for the writer's sorted runs of names and index records,"
+          + " about 100 bytes per member, removed when the command ends (default: the JVM's"
+          + " java.io.tmpdir).")
+  java.nio.file.Path scratchDir;
+
   /**
    * Applies the options given, with {@code cache}'s for HDFS; IllegalArgumentException for
    * values the writer refuses.
@@ -52,6 +58,9 @@ final class MergeOptions {
     builder.hdfs(cache.hdfsOptions(storagePolicy));
     if (threads != null) {
       builder.threads(threads);
+    }
+    if (scratchDir != null) {
+      builder.scratchDirectory(scratchDir);
     }
     if (partSize != null) {
       builder.partSize(partSize);

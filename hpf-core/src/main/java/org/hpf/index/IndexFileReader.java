@@ -21,6 +21,9 @@ import org.hpf.io.ArchiveStorage;
  * index file (at most one block) is read and its footer checked.
  */
 public final class IndexFileReader {
+  /** The largest index file a reader loads whole: one array. */
+  static final long MAX_INDEX_FILE = Integer.MAX_VALUE - 8;
+
   private IndexFileReader() {}
 
   public static List<IndexRecord> readRecords(ArchiveStorage storage, ArchiveId id,
@@ -34,6 +37,11 @@ public final class IndexFileReader {
       if (in.length() != ref.indexFileLength()) {
         throw new CorruptArchiveException(file, in.length(), "index file is " + in.length()
             + " bytes, the directory says " + ref.indexFileLength());
+      }
+      if (in.length() > MAX_INDEX_FILE) {
+        // The writer never writes one larger than a block; reading it whole would not fit.
+        throw new CorruptArchiveException(file, in.length(), "index file of " + in.length()
+            + " bytes is larger than any index file hpf writes (" + MAX_INDEX_FILE + ")");
       }
       bytes = in.readFully(0, (int) in.length());
     } catch (EOFException e) {

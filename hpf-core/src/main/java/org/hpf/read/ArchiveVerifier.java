@@ -14,9 +14,10 @@ import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.PartInfo;
 import org.hpf.format.NameEntry;
-import org.hpf.format.NameHash;
 import org.hpf.format.SealedFile;
 import org.hpf.index.IndexFileReader;
+import org.hpf.index.RecordStreams;
+import com.google.common.collect.PeekingIterator;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveStorage;
 
@@ -57,9 +58,11 @@ public final class ArchiveVerifier {
     }
   }
 
+  /** Problems listed in full; past this many only their number grows. */
+  static final int MAX_PROBLEMS = 1000;
+
   private Report run(Progress progress) {
     Manifest manifest = reader.manifest();
-    Map<NameHash, IndexRecord> effective = new HashMap<>();
     int indexFiles = 0;
     for (int layer = 0; layer < reader.layers().size(); layer++) {
       DirectoryFile directory = reader.layers().get(layer);
@@ -74,20 +77,15 @@ public final class ArchiveVerifier {
           bucket = IndexFileReader.readRecords(storage, manifest.archiveId(), ref);
           bytesRead += ref.indexFileLength();
         } catch (IOException e) {
-          problems.add(e.getMessage());
+          problem(e.getMessage());
           continue;
         }
         for (IndexRecord record : bucket) {
           layerRecords++;
           if (directory.buckets().get(directory.slots()[DirectoryFile.slotOf(record.hash(),
               directory.globalDepth())]) != ref) {
-            problems.add(ref.indexFile() + ": record " + record.hash() + " belongs to another "
+            problem(ref.indexFile() + ": record " + record.hash() + " belongs to another "
                 + "bucket");
-          }
-          if (record.isTombstone()) {
-            effective.remove(record.hash());
-          } else {
-            effective.put(record.hash(), record);
           }
         }
       }
@@ -99,20 +97,34 @@ public final class ArchiveVerifier {
     long records = 0;
     long original = 0;
     long stored = 0;
-    for (IndexRecord record : effective.values()) {
-      records++;
-      original += record.originalLength();
-      stored += record.entryLength();
-      PartInfo part = manifest.part(record.part());
-      if (part == null || record.offset() + record.entryLength()
-          > part.length() - FileFooter.SIZE) {
-        problems.add("record " + record.hash() + " points outside "
-            + ArchiveLayout.part(record.part()));
-        continue;
+    try {
+      // The layers merged one bucket at a time, newest record winning: the members' records.
+      PeekingIterator<IndexRecord> effective = RecordStreams.empty();
+      for (DirectoryFile layer : reader.layers()) {
+        effective = RecordStreams.newestWins(effective,
+            RecordStreams.layer(storage, manifest.archiveId(), layer), false);
       }
-      long[] live = perPart.computeIfAbsent(record.part(), k -> new long[2]);
-      live[0]++;
-      live[1] += record.entryLength();
+      while (effective.hasNext()) {
+        IndexRecord record = effective.next();
+        if (record.isTombstone()) {
+          continue;
+        }
+        records++;
+        original += record.originalLength();
+        stored += record.entryLength();
+        PartInfo part = manifest.part(record.part());
+        if (part == null || record.offset() + record.entryLength()
+            > part.length() - FileFooter.SIZE) {
+          problem("record " + record.hash() + " points outside "
+              + ArchiveLayout.part(record.part()));
+          continue;
+        }
+        long[] live = perPart.computeIfAbsent(record.part(), k -> new long[2]);
+        live[0]++;
+        live[1] += record.entryLength();
+      }
+    } catch (UncheckedIOException e) {
+      problem(e.getCause().getMessage());
     }
     check(records == manifest.fileCount(), "index holds " + records
         + " records, the manifest says " + manifest.fileCount() + " files");
@@ -130,8 +142,21 @@ public final class ArchiveVerifier {
     long members = checkMembers(progress);
     check(members == manifest.fileCount(), "names list " + members + " files, the manifest "
         + "says " + manifest.fileCount());
+    if (moreProblems > 0) {
+      problems.add("... and " + moreProblems + " more problems");
+    }
     return new Report(members, bytesRead, indexFiles, manifest.parts().size(),
         List.copyOf(problems));
+  }
+
+  private long moreProblems;
+
+  private void problem(String text) {
+    if (problems.size() < MAX_PROBLEMS) {
+      problems.add(text);
+    } else {
+      moreProblems++;
+    }
   }
 
   /** Reads every listed member through the index: all of its checksums are checked. */
@@ -141,17 +166,20 @@ public final class ArchiveVerifier {
       for (NameEntry entry : (Iterable<NameEntry>) names::iterator) {
         members++;
         try {
-          byte[] bytes = reader.get(entry.name());
-          bytesRead += bytes.length;
-          check(bytes.length == entry.length(), "'" + entry.name() + "' is " + bytes.length
+          long length;
+          try (java.io.InputStream in = reader.open(entry.name())) {
+            length = in.transferTo(java.io.OutputStream.nullOutputStream());
+          }
+          bytesRead += length;
+          check(length == entry.length(), "'" + entry.name() + "' is " + length
               + " bytes, the names file says " + entry.length());
-          progress.member(bytes.length);
+          progress.member(length);
         } catch (IOException e) {
-          problems.add(e.getMessage());
+          problem(e.getMessage());
         }
       }
     } catch (IOException | UncheckedIOException e) {
-      problems.add("names: " + e.getMessage());
+      problem("names: " + e.getMessage());
     }
     return members;
   }
@@ -159,19 +187,19 @@ public final class ArchiveVerifier {
   private void checkWholeFile(String name, long expectedLength) {
     try (ArchiveInput in = storage.open(name)) {
       if (in.length() != expectedLength) {
-        problems.add(name + ": " + in.length() + " bytes, the manifest says " + expectedLength);
+        problem(name + ": " + in.length() + " bytes, the manifest says " + expectedLength);
         return;
       }
       bytesRead += in.length();
       check(SealedFile.footerMatches(in), name + ": footer or file checksum does not match");
     } catch (IOException e) {
-      problems.add(name + ": " + e.getMessage());
+      problem(name + ": " + e.getMessage());
     }
   }
 
   private void check(boolean ok, String problem) {
     if (!ok) {
-      problems.add(problem);
+      problem(problem);
     }
   }
 }

@@ -650,33 +650,28 @@ public final class ArchiveWriter implements AutoCloseable {
     if (closed) {
       return;
     }
-    IOException failure = null;
     try {
       abort();
-    } catch (IOException e) {
-      failure = e;
-    }
-    closed = true;
-    pool.shutdownNow();
-    awaitTermination();
-    try {
-      if (reader != null) {
-        reader.close();
-      }
-    } catch (IOException e) {
-      failure = failure == null ? e : failure;
-    }
-    lock.release();
-    if (creating != null && manifest == null) {
-      // Nothing was committed and nobody else can have used this directory: remove it.
+    } finally {
+      closed = true;
+      pool.shutdownNow();
+      awaitTermination();
       try {
-        storage.deleteRoot();
-      } catch (IOException e) {
-        LOG.warn("could not remove the failed archive {}: {}", storage.location(), e.toString());
+        if (reader != null) {
+          reader.close();
+        }
+      } finally {
+        lock.release();
+        if (creating != null && manifest == null) {
+          // Nothing was committed and nobody else can have used this directory: remove it.
+          try {
+            storage.deleteRoot();
+          } catch (IOException e) {
+            LOG.warn("could not remove the failed archive {}: {}", storage.location(),
+                e.toString());
+          }
+        }
       }
-    }
-    if (failure != null) {
-      throw failure;
     }
   }
 

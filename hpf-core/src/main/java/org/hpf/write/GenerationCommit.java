@@ -29,6 +29,7 @@ import org.hpf.format.NameEntry;
 import org.hpf.format.NameHasher;
 import org.hpf.format.NamesFileReader;
 import org.hpf.index.BucketOrder;
+import org.hpf.index.RecordStreams;
 import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
 import org.hpf.write.spill.ExternalSorter;

@@ -43,6 +43,12 @@ import org.hpf.write.WriterOptions;
  * <p>The archive is committed under {@code src/test/resources/golden/v1/archive.hpf/}. Never
  * regenerate it for an existing format version: it is the proof that readers still read what
  * version 1 writers wrote. A new format version gets a new directory ({@code golden/v2}).
+ *
+ * <p>{@code golden/v1-writer/archive.hpf} is the same archive as the current writer writes it,
+ * which the writer must keep producing byte for byte. It differs from {@code v1/archive.hpf}
+ * only where version 1 leaves the writer free: the order of a directory's buckets and the ids of
+ * index files. hpf 0.1 listed buckets in the order its in-memory splits made them; since the
+ * writer builds a layer one bucket at a time (bounded memory), it lists them in bucket order.
  */
 final class GoldenArchive {
   static final String RESOURCE = "/golden/v1";
@@ -181,6 +187,11 @@ final class GoldenArchive {
       writer.delete(List.of(DELETED));
     }
     return result;
+  }
+
+  /** The current writer's output of the same archive (see the class comment). */
+  static Path writerResources() {
+    return resources().resolveSibling("v1-writer");
   }
 
   /** The committed golden directory, as Maven copied it to target/test-classes. */

@@ -1,4 +1,4 @@
-package org.hpf.write;
+package org.hpf.index;
 
 import com.google.common.collect.AbstractIterator;
 import com.google.common.collect.Iterators;
@@ -13,19 +13,18 @@ import org.hpf.HashCollisionException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.DirectoryFile;
 import org.hpf.format.IndexRecord;
-import org.hpf.index.BucketOrder;
-import org.hpf.index.IndexFileReader;
+
 import org.hpf.io.ArchiveStorage;
 
 /**
  * Streams of index records in {@link BucketOrder}, from which layers are built and merged one
  * bucket at a time. An I/O failure inside a stream surfaces as {@link UncheckedIOException}.
  */
-final class RecordStreams {
+public final class RecordStreams {
   private RecordStreams() {}
 
   /** Decodes sorted 40-byte records (each checked against its own checksum). */
-  static PeekingIterator<IndexRecord> decode(Iterator<byte[]> sorted, String source) {
+  public static PeekingIterator<IndexRecord> decode(Iterator<byte[]> sorted, String source) {
     return Iterators.peekingIterator(Iterators.transform(sorted, bytes -> {
       try {
         return IndexRecord.read(bytes, 0, source, 0);
@@ -36,7 +35,7 @@ final class RecordStreams {
   }
 
   /** Fails on two records with the same hash in one stream: two names that collide. */
-  static PeekingIterator<IndexRecord> distinct(PeekingIterator<IndexRecord> records) {
+  public static PeekingIterator<IndexRecord> distinct(PeekingIterator<IndexRecord> records) {
     return Iterators.peekingIterator(new AbstractIterator<IndexRecord>() {
       private IndexRecord previous;
 
@@ -59,7 +58,7 @@ final class RecordStreams {
   /**
    * Every record of a stored layer, bucket by bucket in bucket order (one bucket in memory).
    */
-  static PeekingIterator<IndexRecord> layer(ArchiveStorage storage, ArchiveId id,
+  public static PeekingIterator<IndexRecord> layer(ArchiveStorage storage, ArchiveId id,
       DirectoryFile directory) {
     List<int[]> buckets = new ArrayList<>(); // {prefix, bucket index}
     int[] prefixes = prefixes(directory);
@@ -83,7 +82,7 @@ final class RecordStreams {
   }
 
   /** The prefix (low {@code localDepth} bits shared by its records) of every bucket. */
-  static int[] prefixes(DirectoryFile directory) {
+  public static int[] prefixes(DirectoryFile directory) {
     int[] prefix = new int[directory.buckets().size()];
     java.util.Arrays.fill(prefix, -1);
     int[] slots = directory.slots();
@@ -100,7 +99,7 @@ final class RecordStreams {
    * Merges two streams; for a hash in both, the newer record wins. Tombstones that win are kept
    * (they hide the name in layers below) unless {@code dropTombstones}.
    */
-  static PeekingIterator<IndexRecord> newestWins(PeekingIterator<IndexRecord> older,
+  public static PeekingIterator<IndexRecord> newestWins(PeekingIterator<IndexRecord> older,
       PeekingIterator<IndexRecord> newer, boolean dropTombstones) {
     return Iterators.peekingIterator(new AbstractIterator<IndexRecord>() {
       @Override
@@ -131,12 +130,12 @@ final class RecordStreams {
     });
   }
 
-  static PeekingIterator<IndexRecord> empty() {
+  public static PeekingIterator<IndexRecord> empty() {
     return Iterators.peekingIterator(Collections.emptyIterator());
   }
 
   /** Carries a collision out of an iterator; unwrapped by the commit. */
-  static final class Collision extends RuntimeException {
+  public static final class Collision extends RuntimeException {
     Collision(HashCollisionException cause) {
       super(cause);
     }
