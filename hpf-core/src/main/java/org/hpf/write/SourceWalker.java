@@ -13,7 +13,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.hpf.SourceException;
 import org.hpf.format.MemberNames;
 
@@ -21,7 +20,8 @@ import org.hpf.format.MemberNames;
  * Walks source roots and yields their files one at a time, holding only the directories on the
  * current path: a file root becomes one member named by its file name, a directory root
  * contributes every file below it named by its path relative to the root. Names are checked as
- * they come ({@link org.hpf.InvalidNameException}); they come in directory order, not sorted.
+ * they come ({@link org.hpf.InvalidNameException}); within each root they come in
+ * {@link MemberNames#ORDER}, so one merge thread writes a tree's members in name order.
  */
 final class SourceWalker implements Iterator<Source> {
   private final Configuration conf;
@@ -31,7 +31,20 @@ final class SourceWalker implements Iterator<Source> {
   private Source next;
   private int rootIndex = -1;
 
-  private record Listing(FileSystem fs, RemoteIterator<FileStatus> children, String prefix) {}
+  private record Listing(FileSystem fs, Iterator<FileStatus> children, String prefix) {}
+
+  /**
+   * A directory's children, ordered so that the walk yields names in {@link MemberNames#ORDER}:
+   * a directory sorts as its name followed by '/', since every name below it starts so. Holds
+   * one directory's listing at a time per level.
+   */
+  private static Iterator<FileStatus> children(FileSystem fs, Path dir) throws IOException {
+    FileStatus[] children = fs.listStatus(dir);
+    java.util.Arrays.sort(children, java.util.Comparator.comparing(
+        (FileStatus c) -> c.isDirectory() ? c.getPath().getName() + "/" : c.getPath().getName(),
+        MemberNames.ORDER));
+    return java.util.Arrays.asList(children).iterator();
+  }
 
   SourceWalker(Configuration conf, List<Path> roots) {
     this.conf = conf;
@@ -62,8 +75,7 @@ final class SourceWalker implements Iterator<Source> {
         FileStatus child = top.children.next();
         String name = top.prefix + child.getPath().getName();
         if (child.isDirectory()) {
-          stack.push(new Listing(top.fs, top.fs.listStatusIterator(child.getPath()),
-              name + "/"));
+          stack.push(new Listing(top.fs, children(top.fs, child.getPath()), name + "/"));
         } else if (child.isFile()) {
           next = source(top.fs, child, name);
         }
@@ -87,7 +99,7 @@ final class SourceWalker implements Iterator<Source> {
       throw new UncheckedIOException(new SourceException("source does not exist: " + root));
     }
     if (status.isDirectory()) {
-      stack.push(new Listing(fs, fs.listStatusIterator(status.getPath()), ""));
+      stack.push(new Listing(fs, children(fs, status.getPath()), ""));
     } else {
       next = source(fs, status, status.getPath().getName());
     }
