@@ -10,7 +10,10 @@ import java.util.Map;
 public final class ExitCodes {
   /** Success. */
   public static final int OK = 0;
-  /** Any other failure: I/O error, file system unreachable, permission denied, a bug. */
+  /**
+   * Any other failure: I/O error, file system unreachable, permission denied, out of memory, a
+   * bug.
+   */
   public static final int ERROR = 1;
   /** Bad usage or input: unknown option, bad value, invalid or duplicate member names. */
   public static final int USAGE = 2;
@@ -37,7 +40,8 @@ public final class ExitCodes {
   public static Map<String, String> descriptions() {
     Map<String, String> map = new LinkedHashMap<>();
     map.put(" " + OK, "ok");
-    map.put(" " + ERROR, "error (I/O, file system, permission, internal)");
+    map.put(" " + ERROR, "error (I/O, file system, permission, out of memory,"
+        + " internal)");
     map.put(" " + USAGE, "bad usage or input (options, sizes, member names)");
     map.put(" " + NOT_FOUND, "not found: archive, member or source");
     map.put(" " + CORRUPT, "corrupt archive (verify found problems; extract refused a name"

@@ -56,6 +56,13 @@ abstract class HpfSubcommand implements Callable<Integer> {
     }
     try {
       return run();
+    } catch (Error e) {
+      // Out of memory: by now the command's finally blocks and close() calls have run (a failed
+      // create or append removed what it wrote); ErrorHandler says which limit to raise.
+      if (ErrorHandler.outOfMemory(e) != null) {
+        throw new ErrorHandler.OutOfMemory(e);
+      }
+      throw e;
     } finally {
       logging.close();
     }

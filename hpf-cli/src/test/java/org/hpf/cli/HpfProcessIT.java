@@ -12,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,10 +53,25 @@ class HpfProcessIT {
   }
 
   private Run run(String... command) throws IOException, InterruptedException {
+    return run(Map.of(), command);
+  }
+
+  /** Short runs: C1 alone and the serial collector start the JVM with less CPU. */
+  private static final String JAVA_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
+  /** Runs {@code command} with these environment variables ("" removes one). */
+  private Run run(Map<String, String> env, String... command)
+      throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile());
     builder.environment().put("LC_ALL", "C.UTF-8");
-    // Short runs: C1 alone and the serial collector start the JVM with less CPU.
-    builder.environment().put("JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+    builder.environment().put("JAVA_OPTS", JAVA_OPTS);
+    env.forEach((name, value) -> {
+      if (value.isEmpty()) {
+        builder.environment().remove(name);
+      } else {
+        builder.environment().put(name, value);
+      }
+    });
     File out = dir.resolve("stdout-" + System.nanoTime()).toFile();
     File err = dir.resolve("stderr-" + System.nanoTime()).toFile();
     builder.redirectOutput(out).redirectError(err).redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -110,6 +129,108 @@ class HpfProcessIT {
     assertEquals("hpf: archive does not exist: file:" + dir.resolve("missing.hpf") + "\n",
         missing.err());
     assertEquals("", missing.out());
+  }
+
+  /**
+   * Without a heap size in JAVA_OPTS (or the JDK's variables), bin/hpf gives the JVM 1 GiB, or
+   * 64 MiB per core where that is more; a size the user gives wins, -Xmx or another.
+   */
+  @Test
+  void defaultHeap() throws Exception {
+    Run cores = run("bash", "-c", "nproc 2>/dev/null || getconf _NPROCESSORS_ONLN");
+    long expected = Math.max(1024, 64 * Long.parseLong(cores.out().strip())) << 20;
+    Map<String, String> clean = Map.of("JDK_JAVA_OPTIONS", "", "JAVA_TOOL_OPTIONS", "");
+    assertEquals(expected, maxHeapSize(clean, ""));
+    assertEquals(200L << 20, maxHeapSize(clean, "-Xmx200m"));
+    assertEquals(300L << 20, maxHeapSize(Map.of("JDK_JAVA_OPTIONS", "-Xmx300m",
+        "JAVA_TOOL_OPTIONS", ""), ""));
+    assertEquals(320L << 20, maxHeapSize(clean, "-XX:MaxHeapSize=320m"));
+    // The JVM's own sizing from a memory size (a quarter of it).
+    assertTrue(maxHeapSize(clean, "-XX:MaxRAM=512m") <= 512L << 20);
+    // An option's value that merely contains -Xmx is not a heap size.
+    assertEquals(expected, maxHeapSize(clean, "-Dnote=-Xmx5m"));
+  }
+
+  /** The JVM's MaxHeapSize when bin/hpf runs with these JAVA_OPTS and environment. */
+  private long maxHeapSize(Map<String, String> env, String javaOpts) throws Exception {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.put("JAVA_OPTS", JAVA_OPTS + " -XX:+PrintFlagsFinal " + javaOpts);
+    Run r = run(all, "bin/hpf", "--version");
+    assertEquals(0, r.code(), r::toString);
+    Matcher m = Pattern.compile("(?m)^\\s*size_t MaxHeapSize\\s+= (\\d+)").matcher(r.out());
+    assertTrue(m.find(), r::toString);
+    return Long.parseLong(m.group(1));
+  }
+
+  /**
+   * {@code hpf create} in a heap too small for its members (up to 16 MiB are read whole): one
+   * line that says the heap ran out and how to raise it, exit code 1, no stack trace, and the
+   * half-built archive and its scratch files are gone.
+   */
+  @Test
+  void createOutOfMemory() throws Exception {
+    Path big = bigFiles();
+    Path archive = dir.resolve("big.hpf");
+    Path scratch = dir.resolve("scratch");
+    Run r = run(Map.of("JAVA_OPTS", JAVA_OPTS + " -Xmx32m"), "bin/hpf", "create", "-q",
+        "--threads", "2", "--scratch-dir", scratch.toString(), big.toString(),
+        archive.toString());
+    assertOutOfMemoryIn32Mib(r);
+    assertFalse(Files.exists(archive), "no half-built archive: " + r);
+    assertEquals(Map.of(), Files.exists(scratch) ? listFiles(scratch) : Map.of(),
+        "no scratch file");
+  }
+
+  /** {@code hpf append} out of memory: the same line, and the archive is as it was. */
+  @Test
+  void appendOutOfMemory() throws Exception {
+    Path small = dir.resolve("small");
+    TestTrees.write(small, 20, 1);
+    Path archive = dir.resolve("a.hpf");
+    TestTrees.create(small, archive);
+    Map<String, Long> before = listFiles(archive);
+    Run r = run(Map.of("JAVA_OPTS", JAVA_OPTS + " -Xmx32m"), "bin/hpf", "append", "-q",
+        "--threads", "2", archive.toString(), bigFiles().toString());
+    assertOutOfMemoryIn32Mib(r);
+    assertEquals(before, listFiles(archive), "no journal, part or index file left: " + r);
+    assertEquals(20, TestTrees.ls(archive.toString()).size());
+  }
+
+  /** Three 15 MiB files of random bytes, under {@code big/}. */
+  private Path bigFiles() throws IOException {
+    Path big = dir.resolve("big");
+    Files.createDirectories(big.resolve("large"));
+    Random random = new Random(15);
+    byte[] bytes = new byte[15 << 20];
+    for (int i = 0; i < 3; i++) {
+      random.nextBytes(bytes);
+      Files.write(big.resolve("large/file-" + i + ".bin"), bytes);
+    }
+    return big;
+  }
+
+  private static void assertOutOfMemoryIn32Mib(Run r) {
+    assertEquals(ExitCodes.ERROR, r.code(), r::toString);
+    assertEquals("", r.out(), r::toString);
+    List<String> lines = r.err().lines().toList();
+    assertEquals(1, lines.size(), r::toString);
+    assertFalse(r.err().contains("\tat ") || r.err().contains("at org."), r::toString);
+    Matcher m = Pattern.compile("hpf: out of memory \\(Java heap space\\): the Java heap may use"
+        + " at most (\\d+) MiB; give it more with JAVA_OPTS=-Xmx(\\d+)m").matcher(lines.get(0));
+    assertTrue(m.matches(), r::toString);
+    // This JVM's maximum (-Xmx32m less a survivor space), and a size to try above it.
+    int mib = Integer.parseInt(m.group(1));
+    assertTrue(mib > 16 && mib <= 32, r::toString);
+    assertEquals(64, Integer.parseInt(m.group(2)), r::toString);
+  }
+
+  /** Relative path to length of every file below {@code root}. */
+  private static Map<String, Long> listFiles(Path root) throws IOException {
+    try (var files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toMap(
+          p -> root.relativize(p).toString(), p -> p.toFile().length(), (a, b) -> a,
+          java.util.TreeMap::new));
+    }
   }
 
   /** The completion script loads in bash and registers a completion for hpf. */
