@@ -329,12 +329,35 @@ public final class ArchiveWriter implements AutoCloseable {
     }
   }
 
+  /** Waits until every task given slots has finished. */
   private void awaitQuietly(Semaphore slots) {
     try {
       slots.acquire(options.threads() * 2);
       slots.release(options.threads() * 2);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Names to add that the archive already has: the first five, and how many. */
+  private final class Clashes {
+    private final List<String> first = new ArrayList<>();
+    private long count;
+
+    void check(String name) throws IOException {
+      if (existing(name) != null) {
+        count++;
+        if (first.size() < 5) {
+          first.add(name);
+        }
+      }
+    }
+
+    void throwIfAny() throws NameExistsException {
+      if (count > 0) {
+        throw new NameExistsException(storage.location(), first,
+            (int) Math.min(count, Integer.MAX_VALUE));
+      }
     }
   }
 
@@ -345,11 +368,11 @@ public final class ArchiveWriter implements AutoCloseable {
     SourceWalker walker = new SourceWalker(conf, roots);
     long files = 0;
     long bytes = 0;
-    List<String> clashes = new ArrayList<>();
-    long clashCount = 0;
+    Clashes clashes = new Clashes();
     boolean checkDuplicates = roots.size() > 1;
     try (ExternalSorter names = checkDuplicates ? new ExternalSorter(
-        Scratch.in(options.scratchDirectory()), "sources", ArchiveWriter::compareSourceNames)
+        Scratch.in(options.scratchDirectory()), "sources",
+        org.apache.hadoop.io.WritableComparator::compareBytes)
         : null) {
       while (walker.hasNext()) {
         Source source = walker.next();
@@ -360,11 +383,8 @@ public final class ArchiveWriter implements AutoCloseable {
           names.add(java.nio.ByteBuffer.allocate(name.length + 5).put(name).put((byte) 0)
               .putInt(walker.rootIndex()).array());
         }
-        if (!replace && existing(source.name()) != null) {
-          clashCount++;
-          if (clashes.size() < 5) {
-            clashes.add(source.name());
-          }
+        if (!replace) {
+          clashes.check(source.name());
         }
       }
       if (checkDuplicates) {
@@ -373,18 +393,12 @@ public final class ArchiveWriter implements AutoCloseable {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    if (clashCount > 0) {
-      throw new NameExistsException(storage.location(), clashes, (int) Math.min(clashCount,
-          Integer.MAX_VALUE));
-    }
+    clashes.throwIfAny();
     return new TreeSurvey(files, bytes);
   }
 
-  /** Source names spill as the name, a NUL (names have none) and the root's index. */
-  private static int compareSourceNames(byte[] a, int aOff, int aLen, byte[] b, int bOff,
-      int bLen) {
-    return org.apache.hadoop.io.WritableComparator.compareBytes(a, aOff, aLen, b, bOff, bLen);
-  }
+  // Source names spill as the name, a NUL (names have none) and the root's index, compared as
+  // bytes: equal names end up adjacent.
 
   private static void checkDuplicates(ExternalSorter names, List<Path> roots)
       throws IOException {
@@ -503,18 +517,12 @@ public final class ArchiveWriter implements AutoCloseable {
   /** As {@link #append}, for sources already collected (unique names). */
   public ChangeResult appendSources(List<Source> sources, boolean replace) throws IOException {
     checkNoAddition();
-    List<String> clashes = new ArrayList<>();
-    int clashCount = 0;
-    for (Source source : sources) {
-      if (existing(source.name()) != null) {
-        clashCount++;
-        if (clashes.size() < 5) {
-          clashes.add(source.name());
-        }
+    if (!replace) {
+      Clashes clashes = new Clashes();
+      for (Source source : sources) {
+        clashes.check(source.name());
       }
-    }
-    if (!replace && clashCount > 0) {
-      throw new NameExistsException(storage.location(), clashes, clashCount);
+      clashes.throwIfAny();
     }
     try {
       options.progress().started(sources.size(),
