@@ -15,12 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.hpf.io.HadoopStorage;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.Source;
-import org.hpf.write.WriterOptions;
+import org.hpf.write.ForgedArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,18 +106,11 @@ class ExtractCommandTest {
   @Test
   void refusesAnArchiveWhoseNamesEscape() throws IOException {
     Path evil = dir.resolve("evil.hpf");
-    Path payload = dir.resolve("payload");
-    Files.writeString(payload, "owned");
-    Configuration conf = new Configuration();
-    FileSystem fs = FileSystem.getLocal(conf);
-    org.apache.hadoop.fs.Path payloadPath = new org.apache.hadoop.fs.Path(payload.toUri());
-    List<Source> sources = new ArrayList<>();
+    Map<String, byte[]> members = new TreeMap<>();
     for (String name : List.of("../../escaped.txt", "a/ok.txt", "b/../../../x.txt")) {
-      sources.add(new Source(name, fs, payloadPath, 5, TestTrees.MTIME));
+      members.put(name, "owned".getBytes(StandardCharsets.UTF_8));
     }
-    sources.sort((a, b) -> org.hpf.format.MemberNames.compare(a.name(), b.name()));
-    ArchiveCreator.create(new HadoopStorage(fs, new org.apache.hadoop.fs.Path(evil.toUri()),
-        (short) 0), sources, WriterOptions.builder().threads(1).build());
+    ForgedArchive.create(new org.apache.hadoop.fs.Path(evil.toUri()), members, TestTrees.MTIME);
     assertTrue(TestTrees.ls(evil.toString()).contains("../../escaped.txt"), "forged");
 
     Path out = dir.resolve("x/y/out");

@@ -251,7 +251,7 @@ public final class ArchiveWriter implements AutoCloseable {
     return existing;
   }
 
-  private synchronized Addition addition() throws IOException {
+  synchronized Addition addition() throws IOException {
     checkOpen();
     if (addition == null) {
       additionStart = System.nanoTime();
