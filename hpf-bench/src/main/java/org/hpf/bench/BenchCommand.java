@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.hpf.bench.experiments.ExperimentCommand;
 import org.hpf.bench.jmh.JmhLauncher;
+import org.hpf.bench.scale.ScaleConfig;
+import org.hpf.bench.scale.ScaleRun;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -22,7 +24,7 @@ import picocli.CommandLine.Parameters;
     description = "Benchmarks HPF against HAR, MapFile, SequenceFile and native HDFS on an"
         + " embedded MiniDFSCluster (or a real cluster with --fs), side by side in one run.",
     subcommands = {BenchCommand.Run.class, BenchCommand.Render.class, BenchCommand.Jmh.class,
-        ExperimentCommand.class, HelpCommand.class},
+        BenchCommand.Scale.class, ExperimentCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:ok", " 1:error", " 2:bad usage"})
 public final class BenchCommand implements Callable<Integer> {
@@ -74,6 +76,24 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       new BenchRun(config, out).run();
+      return OK;
+    }
+  }
+
+  /** {@code hpf-bench scale}: archives of growing size in a small fixed heap. */
+  @Command(name = "scale", mixinStandardHelpOptions = true,
+      description = "Builds archives of growing size (default 10^5 and 10^6 files; add 10^7)"
+          + " through the writer API in a JVM with a small fixed heap, on the local file system"
+          + " and the cluster; measures build time, heap, index size, listing and warm and cold"
+          + " gets, and HDFS, HAR and MapFile at the sizes they reach. Writes scale.json,"
+          + " scale.md and the charts to --out.")
+  static final class Scale implements Callable<Integer> {
+    @Mixin
+    ScaleConfig config = new ScaleConfig();
+
+    @Override
+    public Integer call() throws Exception {
+      new ScaleRun(config, Run.out).run();
       return OK;
     }
   }

@@ -107,11 +107,6 @@ public final class DatasetGenerator {
     this.content = content;
   }
 
-  /** Log-uniform sizes, half text and half incompressible (what ScaleCheck uses). */
-  public DatasetGenerator(long seed, int minSize, int maxSize) {
-    this(seed, minSize, maxSize, SizeDistribution.LOG_UNIFORM, 1, Content.MIXED);
-  }
-
   static String batchName(int b) {
     return String.format(Locale.ROOT, "batch-%05d", b);
   }
@@ -120,12 +115,11 @@ public final class DatasetGenerator {
   public List<String> write(Path root, int count) throws IOException {
     List<String> names = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      SplittableRandom random = randomOf(i);
-      String name = nameOf(i, random);
-      Path file = root.resolve(name);
-      Files.createDirectories(file.getParent());
-      Files.write(file, content(random, i));
-      names.add(name);
+      Generated file = generate(i);
+      Path path = root.resolve(file.name());
+      Files.createDirectories(path.getParent());
+      Files.write(path, file.bytes());
+      names.add(file.name());
     }
     return names;
   }
@@ -143,9 +137,9 @@ public final class DatasetGenerator {
     long total = 0;
     CRC32C crc = new CRC32C();
     for (int i = 0; i < count; i++) {
-      SplittableRandom random = randomOf(i);
-      String name = nameOf(i, random);
-      byte[] bytes = content(random, i);
+      Generated generated = generate(i);
+      String name = generated.name();
+      byte[] bytes = generated.bytes();
       int batch = i / batchSize;
       Path file = root.resolve(batchName(batch)).resolve(name);
       Files.createDirectories(file.getParent());
@@ -164,6 +158,16 @@ public final class DatasetGenerator {
     return new Dataset(root, batchSize, List.copyOf(members), total,
         Collections.unmodifiableMap(byName));
   }
+
+  /** File {@code i}'s name and bytes, generated in memory (the same as written to disk). */
+  public Generated generate(int i) {
+    SplittableRandom random = randomOf(i);
+    String name = nameOf(i, random);
+    return new Generated(name, content(random, i));
+  }
+
+  /** One file's name and content. */
+  public record Generated(String name, byte[] bytes) {}
 
   /** The size file {@code i} has (without writing it). */
   public int sizeOf(int i) {

@@ -8,7 +8,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import org.hpf.bench.scale.ScaleConfig;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Usage and settings errors, which fail before any cluster starts. */
@@ -62,5 +64,16 @@ class BenchCommandTest {
     assertEquals(300, BenchRun.batchSize(List.of(300, 600)));
     assertEquals(7, BenchRun.batchSize(List.of(7)));
     assertEquals(8_000, BenchRun.batchSize(List.of(16_000)));
+  }
+
+  @Test
+  void scaleFlagsTurnThingsOff() {
+    CommandLine cli = new CommandLine(new BenchCommand());
+    CommandLine.ParseResult parsed = cli.parseArgs("scale", "--no-compare", "--no-verify");
+    ScaleConfig config = ((BenchCommand.Scale) parsed.subcommand().commandSpec().userObject())
+        .config;
+    assertEquals(List.of(), config.compare);
+    assertEquals(false, config.verify);
+    assertEquals(List.of(100_000), new ScaleConfig().compare, "compared by default");
   }
 }

@@ -3,7 +3,7 @@ package org.hpf.write;
 import org.hpf.hdfs.HdfsReport;
 
 /**
- * What a create wrote, with the figures the brief asks for: index bytes per file and bits per
+ * What a create wrote, with the figures that size an archive: index bytes per file and bits per
  * key of the functions (as stored), and where the time went; {@code hdfs} says what the HDFS
  * integration did or skipped (docs/HDFS.md).
  */

@@ -1,0 +1,155 @@
+package org.hpf.bench.scale;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.hpf.bench.BenchCluster;
+import org.hpf.bench.BenchConfig;
+import org.hpf.bench.BenchFiles;
+import org.hpf.bench.BenchRun;
+import org.hpf.bench.DatasetGenerator;
+import org.hpf.bench.Results;
+
+/**
+ * The scale suite: archives of growing size built through the writer API in a JVM with a
+ * fixed small heap, on the local file system and on the cluster, each followed by verify,
+ * list and gets (see {@link ScaleProbe}); then HDFS, HAR and MapFile measured by the access
+ * suite at the sizes they reach; then scale.json, scale.md and the charts.
+ */
+public final class ScaleRun {
+  private final ScaleConfig config;
+  private final PrintStream log;
+
+  public ScaleRun(ScaleConfig config, PrintStream log) {
+    this.config = config;
+    this.log = log;
+  }
+
+  public ScaleResults run() throws Exception {
+    String problem = config.problem();
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
+    }
+    File out = config.out.getAbsoluteFile();
+    File work = config.workDir().getAbsoluteFile();
+    BenchFiles.deleteTree(work.toPath());
+    Files.createDirectories(work.toPath());
+    Files.createDirectories(out.toPath());
+    File json = new File(out, "scale.json");
+    ScaleResults results = new ScaleResults();
+    results.config.putAll(config.toMap());
+    BenchRun.environment(results.environment);
+    try {
+      for (int files : config.sizes) {
+        probe("local", new File(work, "local").toURI().toString(), files, work, results);
+        results.write(json);
+      }
+      if (!config.hdfsSizes.isEmpty()) {
+        try (BenchCluster cluster = cluster(work)) {
+          for (int files : config.hdfsSizes) {
+            probe("hdfs", cluster.uri().toString(), files, work, results);
+            cluster.fs().delete(cluster.path("/hpf-scale"), true);
+            results.write(json);
+          }
+        }
+      }
+      for (int files : config.compare) {
+        compare(files, out, results);
+        results.write(json);
+      }
+    } finally {
+      results.write(json);
+      ScaleReport.write(results, out);
+      if (!config.keepWork) {
+        BenchFiles.deleteTree(work.toPath());
+      }
+    }
+    log.println("results in " + out);
+    return results;
+  }
+
+  private BenchCluster cluster(File work) throws IOException {
+    if (config.fs != null) {
+      return BenchCluster.remote(config.fs, new org.apache.hadoop.conf.Configuration(),
+          config.replication, config.blockSize);
+    }
+    log.printf(Locale.ROOT, "starting a MiniDFSCluster with %d DataNodes%n", config.dataNodes);
+    return BenchCluster.embedded(new File(work, "dfs"), config.dataNodes, config.replication,
+        config.blockSize);
+  }
+
+  /** Measures one archive size in a JVM of its own with the configured heap. */
+  private void probe(String where, String fileSystem, int files, File work,
+      ScaleResults results) throws IOException, InterruptedException {
+    log.printf(Locale.ROOT, "%s: %,d files (-Xmx%s)%n", where, files, config.heap);
+    String archive = "hdfs".equals(where) ? "/hpf-scale/" + files + ".hpf"
+        : new File(work, "local/" + files + ".hpf").getAbsolutePath();
+    File scratch = new File(work, "scratch");
+    Files.createDirectories(scratch.toPath());
+    ScaleProbe.Spec spec = new ScaleProbe.Spec(fileSystem, archive, files, config.seed,
+        config.minSize, config.maxSize, config.threads, config.gets, config.coldGets,
+        scratch.getAbsolutePath(), config.verify, config.blockSize, config.replication);
+    File specFile = new File(work, "spec-" + where + "-" + files + ".json");
+    File resultFile = new File(work, "result-" + where + "-" + files + ".json");
+    Results.writeJson(spec, specFile);
+    List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + config.heap,
+        "-Xms" + config.heap, "-XX:+ExitOnOutOfMemoryError",
+        "-Xlog:gc:file=" + new File(config.out, "gc-" + where + "-" + files + ".log")
+            .getAbsolutePath(),
+        "-cp", System.getProperty("java.class.path"), ScaleProbe.class.getName(),
+        specFile.getAbsolutePath(), resultFile.getAbsolutePath()));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+    process.getOutputStream().close();
+    try (var lines = process.inputReader().lines()) {
+      lines.forEach(log::println);
+    }
+    int code = process.waitFor();
+    if (code != 0) {
+      throw new IOException("the " + where + " probe of " + files + " files exited with "
+          + code + " (see its output above)");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> point = Results.mapper().readValue(resultFile, Map.class);
+    point.put("where", where);
+    results.points.add(point);
+    if ("local".equals(where)) {
+      BenchFiles.deleteTree(new File(archive).toPath());
+    }
+  }
+
+  /** HDFS, HAR and MapFile (and HPF, for reference) through the access suite. */
+  private void compare(int files, File out, ScaleResults results) throws Exception {
+    log.printf(Locale.ROOT, "comparison at %,d files%n", files);
+    BenchConfig run = new BenchConfig();
+    run.files = List.of(files);
+    run.out = new File(out, "compare-" + files);
+    run.work = new File(config.workDir(), "compare-" + files);
+    run.systems = new ArrayList<>(List.of("HDFS", "HPF", "HAR", "MapFile"));
+    run.suites = new ArrayList<>(List.of("access"));
+    run.minSize = config.minSize;
+    run.maxSize = config.maxSize;
+    run.sizeDistribution = DatasetGenerator.SizeDistribution.LOG_UNIFORM;
+    run.seed = config.seed;
+    run.fs = config.fs;
+    run.dataNodes = config.dataNodes;
+    run.replication = config.replication;
+    run.blockSize = config.blockSize;
+    run.gets = config.compareGets;
+    run.reps = config.compareReps;
+    Results measured = new BenchRun(run, log).run();
+    for (Results.AccessResult a : measured.access) {
+      results.comparisons.add(new ScaleResults.Comparison(a.system(), a.mode(), a.files(),
+          a.p50Micros(), a.p99Micros()));
+    }
+  }
+
+  private static String javaBinary() {
+    return new File(System.getProperty("java.home"), "bin/java").getAbsolutePath();
+  }
+}
