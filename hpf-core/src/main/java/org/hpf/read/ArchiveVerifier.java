@@ -6,6 +6,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.DirectoryFile;
 import org.hpf.format.DirectoryFile.BucketRef;
@@ -159,29 +163,77 @@ public final class ArchiveVerifier {
     }
   }
 
-  /** Reads every listed member through the index: all of its checksums are checked. */
+  /** Members read back at once: gets are latency-bound on HDFS, so they overlap. */
+  static final int READ_THREADS = 8;
+  private static final int BATCH = 512;
+
+  /**
+   * Reads every listed member through the index: all of its checksums are checked. Members
+   * are read by {@link #READ_THREADS} threads a batch at a time, so memory stays bounded.
+   */
   private long checkMembers(Progress progress) {
     long members = 0;
+    ExecutorService pool = Executors.newFixedThreadPool(READ_THREADS, runnable -> {
+      Thread thread = new Thread(runnable, "hpf-verify");
+      thread.setDaemon(true);
+      return thread;
+    });
+    List<NameEntry> batch = new ArrayList<>(BATCH);
     try (var names = reader.listEntries()) {
       for (NameEntry entry : (Iterable<NameEntry>) names::iterator) {
         members++;
-        try {
-          long length;
-          try (java.io.InputStream in = reader.open(entry.name())) {
-            length = in.transferTo(java.io.OutputStream.nullOutputStream());
-          }
-          bytesRead += length;
-          check(length == entry.length(), "'" + entry.name() + "' is " + length
-              + " bytes, the names file says " + entry.length());
-          progress.member(length);
-        } catch (IOException e) {
-          problem(e.getMessage());
+        batch.add(entry);
+        if (batch.size() == BATCH) {
+          checkBatch(batch, pool, progress);
+          batch.clear();
         }
       }
+      checkBatch(batch, pool, progress);
     } catch (IOException | UncheckedIOException e) {
       problem("names: " + e.getMessage());
+    } finally {
+      pool.shutdownNow();
     }
     return members;
+  }
+
+  private void checkBatch(List<NameEntry> batch, ExecutorService pool, Progress progress) {
+    List<Future<String>> checks = new ArrayList<>(batch.size());
+    for (NameEntry entry : batch) {
+      checks.add(pool.submit(() -> checkMember(entry)));
+    }
+    for (int i = 0; i < checks.size(); i++) {
+      String problem;
+      try {
+        problem = checks.get(i).get();
+      } catch (ExecutionException e) {
+        problem = "'" + batch.get(i).name() + "': " + e.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        problem("interrupted");
+        return;
+      }
+      if (problem != null) {
+        problem(problem);
+      } else {
+        bytesRead += batch.get(i).length();
+        progress.member(batch.get(i).length());
+      }
+    }
+  }
+
+  /** Reads one member whole; returns what is wrong with it, or null. */
+  private String checkMember(NameEntry entry) {
+    try {
+      long length;
+      try (java.io.InputStream in = reader.open(entry.name())) {
+        length = in.transferTo(java.io.OutputStream.nullOutputStream());
+      }
+      return length == entry.length() ? null : "'" + entry.name() + "' is " + length
+          + " bytes, the names file says " + entry.length();
+    } catch (IOException e) {
+      return e.getMessage();
+    }
   }
 
   private void checkWholeFile(String name, long expectedLength) {
