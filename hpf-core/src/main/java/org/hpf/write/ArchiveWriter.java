@@ -239,7 +239,7 @@ public final class ArchiveWriter implements AutoCloseable {
     if (reader == null) {
       return null;
     }
-    IndexRecord existing = reader.record(name);
+    IndexRecord existing = reader.recordOfHash(name);
     if (existing != null) {
       String member = reader.entryName(existing);
       if (!member.equals(name)) {
@@ -544,7 +544,7 @@ public final class ArchiveWriter implements AutoCloseable {
     try (GenerationCommit commit = newCommit()) {
       for (String name : unique) {
         IndexRecord existing = reader.record(name);
-        if (existing == null || !reader.entryName(existing).equals(name)) {
+        if (existing == null) {
           throw new FileNotInArchiveException(storage.location(), name);
         }
         commit.delete(name, existing);
