@@ -15,6 +15,7 @@ import org.hpf.DuplicateNameException;
 import org.hpf.HpfException;
 import org.hpf.InvalidNameException;
 import org.hpf.LimitExceededException;
+import org.hpf.NameConflictException;
 import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
 import picocli.CommandLine;
@@ -51,7 +52,8 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     Throwable e = unwrap(error);
     // Most specific first: several of these extend each other (all hpf errors are IOExceptions).
     if (e instanceof ParameterException || e instanceof InvalidNameException
-        || e instanceof DuplicateNameException || e instanceof LimitExceededException) {
+        || e instanceof DuplicateNameException || e instanceof NameConflictException
+        || e instanceof LimitExceededException) {
       return ExitCodes.USAGE;
     }
     if (e instanceof CorruptArchiveException || e instanceof UnsafeNameException) {

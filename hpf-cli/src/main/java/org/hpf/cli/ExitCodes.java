@@ -15,7 +15,10 @@ public final class ExitCodes {
    * bug.
    */
   public static final int ERROR = 1;
-  /** Bad usage or input: unknown option, bad value, invalid or duplicate member names. */
+  /**
+   * Bad usage or input: unknown option, bad value, invalid or duplicate member names, a name that
+   * would be a file and a directory at once.
+   */
   public static final int USAGE = 2;
   /** The archive, the member or a source does not exist (or the path holds no archive). */
   public static final int NOT_FOUND = 3;
@@ -42,7 +45,8 @@ public final class ExitCodes {
     map.put(" " + OK, "ok");
     map.put(" " + ERROR, "error (I/O, file system, permission, out of memory,"
         + " internal)");
-    map.put(" " + USAGE, "bad usage or input (options, sizes, member names)");
+    map.put(" " + USAGE, "bad usage or input (options, sizes, member names; a name that would"
+        + " be a file and a directory)");
     map.put(" " + NOT_FOUND, "not found: archive, member or source");
     map.put(" " + CORRUPT, "corrupt archive (verify found problems; extract refused a name"
         + " escaping its destination)");

@@ -47,7 +47,7 @@ final class LsCommand extends HpfSubcommand {
       while (it.hasNext()) {
         NameEntry entry = it.next();
         if (longListing) {
-          IndexRecord record = reader.record(entry.name());
+          IndexRecord record = reader.recordOfHash(entry.name());
           if (record == null) {
             throw new CorruptArchiveException(reader.location(), "names list '" + entry.name()
                 + "' but the index does not have it", null);

@@ -177,7 +177,7 @@ class HpfProcessIT {
         archive.toString());
     assertOutOfMemoryIn32Mib(r);
     assertFalse(Files.exists(archive), "no half-built archive: " + r);
-    assertEquals(Map.of(), Files.exists(scratch) ? listFiles(scratch) : Map.of(),
+    assertEquals(Map.of(), Files.exists(scratch) ? TestTrees.files(scratch) : Map.of(),
         "no scratch file");
   }
 
@@ -188,11 +188,11 @@ class HpfProcessIT {
     TestTrees.write(small, 20, 1);
     Path archive = dir.resolve("a.hpf");
     TestTrees.create(small, archive);
-    Map<String, Long> before = listFiles(archive);
+    Map<String, Long> before = TestTrees.files(archive);
     Run r = run(Map.of("JAVA_OPTS", JAVA_OPTS + " -Xmx32m"), "bin/hpf", "append", "-q",
         "--threads", "2", archive.toString(), bigFiles().toString());
     assertOutOfMemoryIn32Mib(r);
-    assertEquals(before, listFiles(archive), "no journal, part or index file left: " + r);
+    assertEquals(before, TestTrees.files(archive), "no journal, part or index file left: " + r);
     assertEquals(20, TestTrees.ls(archive.toString()).size());
   }
 
@@ -222,15 +222,6 @@ class HpfProcessIT {
     int mib = Integer.parseInt(m.group(1));
     assertTrue(mib > 16 && mib <= 32, r::toString);
     assertEquals(64, Integer.parseInt(m.group(2)), r::toString);
-  }
-
-  /** Relative path to length of every file below {@code root}. */
-  private static Map<String, Long> listFiles(Path root) throws IOException {
-    try (var files = Files.walk(root)) {
-      return files.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toMap(
-          p -> root.relativize(p).toString(), p -> p.toFile().length(), (a, b) -> a,
-          java.util.TreeMap::new));
-    }
   }
 
   /** The completion script loads in bash and registers a completion for hpf. */

@@ -85,6 +85,29 @@ class MutationCommandsTest {
     assertEquals("replacement", Cli.run("cat", archive, name).out());
   }
 
+  /**
+   * A file and a name below it ({@code d/e} from one root, {@code d/e/f} from another, or one of
+   * them already in the archive) are refused with one line and exit code 2; nothing changes.
+   */
+  @Test
+  void namesThatWouldBeAFileAndADirectoryAreRefused() throws IOException {
+    Path one = more(Map.of("d/e", "file".getBytes(StandardCharsets.UTF_8)));
+    Path two = more(Map.of("d/e/f", "below".getBytes(StandardCharsets.UTF_8)));
+    Path created = dir.resolve("new.hpf");
+    Cli.Result r = Cli.run("create", one.toString(), two.toString(), created.toString());
+    assertEquals(ExitCodes.USAGE, r.code(), r::toString);
+    TestTrees.assertOneErrorLine(r, "'d/e' cannot be both a file and the directory of 'd/e/f'");
+    assertFalse(Files.exists(created), "a refused create leaves nothing");
+
+    String existing = files.firstKey();
+    Path below = more(Map.of(existing + "/x", "below".getBytes(StandardCharsets.UTF_8)));
+    Map<String, Long> before = TestTrees.files(Path.of(archive));
+    r = Cli.run("append", archive, below.toString());
+    assertEquals(ExitCodes.USAGE, r.code(), r::toString);
+    TestTrees.assertOneErrorLine(r, "the archive has '" + existing + "'");
+    assertEquals(before, TestTrees.files(Path.of(archive)), "the archive as it was");
+  }
+
   @Test
   void appendErrors() throws IOException {
     Path more = more(Map.of("x.txt", "x".getBytes(StandardCharsets.UTF_8)));

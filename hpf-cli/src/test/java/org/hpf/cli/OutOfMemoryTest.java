@@ -9,9 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -83,7 +80,7 @@ class OutOfMemoryTest {
           sources(trigger).toString(), archive.toString());
       assertOutOfMemory(r);
       assertFalse(Files.exists(archive), "the failed create's directory is removed");
-      assertEquals(Map.of(), files(scratch), "no scratch file left");
+      assertEquals(Map.of(), TestTrees.files(scratch), "no scratch file left");
     }
   }
 
@@ -92,12 +89,12 @@ class OutOfMemoryTest {
     Path base = dir.resolve("base");
     TestTrees.write(base, 30, 3);
     String archive = TestTrees.create(base, dir.resolve("a.hpf"));
-    Map<String, Long> before = files(dir.resolve("a.hpf"));
+    Map<String, Long> before = TestTrees.files(dir.resolve("a.hpf"));
     List<String> names = TestTrees.ls(archive);
     for (String trigger : List.of("oom", "oom-cause")) {
       Cli.Result r = run("append", archive, sources(trigger).toString());
       assertOutOfMemory(r);
-      assertEquals(before, files(dir.resolve("a.hpf")), "no journal, part or index left");
+      assertEquals(before, TestTrees.files(dir.resolve("a.hpf")), "no journal, part or index left");
       assertEquals(names, TestTrees.ls(archive));
     }
   }
@@ -108,18 +105,6 @@ class OutOfMemoryTest {
     TestTrees.assertOneErrorLine(r, "hpf: out of memory (Java heap space): the Java heap may use"
         + " at most " + Units.count(Runtime.getRuntime().maxMemory() >> 20) + " MiB; give it"
         + " more with JAVA_OPTS=-Xmx");
-  }
-
-  /** Relative path to size of every file below {@code root} (none if it does not exist). */
-  private static Map<String, Long> files(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return Map.of();
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      return paths.filter(Files::isRegularFile).collect(Collectors.toMap(
-          p -> root.relativize(p).toString(), p -> p.toFile().length(), (a, b) -> a,
-          TreeMap::new));
-    }
   }
 
   @Test

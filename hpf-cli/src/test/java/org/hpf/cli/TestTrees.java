@@ -80,6 +80,18 @@ final class TestTrees {
     return to;
   }
 
+  /** Relative path to length of every file below {@code root} (none if it does not exist). */
+  static Map<String, Long> files(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return Map.of();
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      return paths.filter(Files::isRegularFile).collect(Collectors.toMap(
+          p -> root.relativize(p).toString(), p -> p.toFile().length(), (a, b) -> a,
+          TreeMap::new));
+    }
+  }
+
   static List<String> ls(String archive) {
     Cli.Result r = Cli.run("ls", archive);
     assertEquals(ExitCodes.OK, r.code(), r::toString);

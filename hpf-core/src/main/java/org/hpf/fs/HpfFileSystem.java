@@ -186,7 +186,8 @@ public class HpfFileSystem extends FileSystem {
   private MemberInputStream openMember(Lease lease, String member, Path path)
       throws IOException {
     HpfReader reader = lease.reader();
-    IndexRecord record = member.isEmpty() ? null : reader.record(member);
+    // get and stat below compare the stored name: a name sharing a member's hash fails there.
+    IndexRecord record = member.isEmpty() ? null : reader.recordOfHash(member);
     if (record == null) {
       throw ArchiveListing.isDirectory(lease.archive(), member)
           ? new FileNotFoundException(path + " is a directory") : notFound(path);

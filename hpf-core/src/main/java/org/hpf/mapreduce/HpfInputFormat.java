@@ -83,7 +83,7 @@ public class HpfInputFormat extends InputFormat<Text, BytesWritable> {
           : reader.listEntries(selection).map(NameEntry::name)) {
         for (Iterator<String> it = names.iterator(); it.hasNext();) {
           String name = it.next();
-          IndexRecord record = reader.record(name);
+          IndexRecord record = reader.recordOfHash(name); // a listed name
           if (record == null) {
             continue; // listed but deleted: a names segment can lag the index only if corrupt
           }

@@ -68,7 +68,7 @@ final class HpfRecordReader extends RecordReader<Text, BytesWritable> {
       if (!split.selects(name)) {
         continue;
       }
-      IndexRecord record = reader.record(name);
+      IndexRecord record = reader.recordOfHash(name); // the name stored in the entry
       if (record == null || record.part() != split.part() || record.offset() != entry) {
         continue; // a dead entry: deleted, or replaced by a newer one
       }

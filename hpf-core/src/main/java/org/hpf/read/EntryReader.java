@@ -71,19 +71,28 @@ final class EntryReader {
           + "' is shorter than its header");
     }
     byte[] bytes = read(part, record.offset(), size, part.name());
+    if (size != EntryHeader.size(nameLength(bytes))) {
+      // A name of another length: the header read is cut in the wrong place, so read it again.
+      throw new OtherName(part.name(), record.offset(), storedName(part, record), name);
+    }
     return checkHeader(bytes, record, name, part.name());
   }
 
   /** The name stored in the entry a record points to, from its checked header. */
   static String storedName(ArchiveInput part, IndexRecord record) throws IOException {
     byte[] fixed = read(part, record.offset(), EntryHeader.FIXED_SIZE - 4, part.name());
-    int size = EntryHeader.size(((fixed[6] & 0xFF) << 8) | (fixed[7] & 0xFF));
+    int size = EntryHeader.size(nameLength(fixed));
     if (size > record.entryLength()) {
       throw new CorruptArchiveException(part.name(), record.offset(), "entry header of "
           + size + " bytes in an entry of " + record.entryLength());
     }
     byte[] bytes = read(part, record.offset(), size, part.name());
     return EntryHeader.read(bytes, 0, size, part.name(), record.offset()).name();
+  }
+
+  /** The length of the stored name, from the first bytes of an entry header. */
+  private static int nameLength(byte[] header) {
+    return ((header[6] & 0xFF) << 8) | (header[7] & 0xFF);
   }
 
   /** A stream over a raw member's bytes; its content checksum is checked at the end. */
@@ -103,12 +112,27 @@ final class EntryReader {
     }
   }
 
+  /**
+   * The entry the index led to holds another name: corruption, unless that name has the same
+   * 128-bit hash as the requested one, which is then simply not a member ({@link HpfReader}
+   * tells the two apart).
+   */
+  static final class OtherName extends CorruptArchiveException {
+    private static final long serialVersionUID = 1L;
+    final String stored;
+
+    OtherName(String file, long offset, String stored, String requested) {
+      super(file, offset, "entry holds '" + stored + "', the index pointed here for '"
+          + requested + "'");
+      this.stored = stored;
+    }
+  }
+
   private static EntryHeader checkHeader(byte[] entry, IndexRecord record, String name,
       String file) throws CorruptArchiveException {
     EntryHeader header = EntryHeader.read(entry, 0, entry.length, file, record.offset());
     if (!header.name().equals(name)) {
-      throw new CorruptArchiveException(file, record.offset(), "entry holds '" + header.name()
-          + "', the index pointed here for '" + name + "'");
+      throw new OtherName(file, record.offset(), header.name(), name);
     }
     if (header.flags() != record.flags() || header.originalLength() != record.originalLength()
         || header.entryLength() != record.entryLength()) {

@@ -169,7 +169,12 @@ public final class HpfReader implements AutoCloseable {
   /** The member's bytes; FileNotInArchiveException if absent. At most 2 GiB: else use open(). */
   public byte[] get(String name) throws IOException {
     Found found = locate(name);
-    return EntryReader.readBytes(parts.partOf(found.record, found.indexFile), found.record, name);
+    try {
+      return EntryReader.readBytes(parts.partOf(found.record, found.indexFile), found.record,
+          name);
+    } catch (EntryReader.OtherName e) {
+      throw notAMemberOr(e, name);
+    }
   }
 
   /** A stream over the member's bytes (checked against its checksum when fully read). */
@@ -177,25 +182,45 @@ public final class HpfReader implements AutoCloseable {
     Found found = locate(name);
     IndexRecord record = found.record;
     var part = parts.partOf(record, found.indexFile);
-    if (record.codec() != Codec.RAW || record.originalLength() <= (1 << 20)) {
-      return new ByteArrayInputStream(EntryReader.readBytes(part, record, name));
+    try {
+      if (record.codec() != Codec.RAW || record.originalLength() <= (1 << 20)) {
+        return new ByteArrayInputStream(EntryReader.readBytes(part, record, name));
+      }
+      EntryHeader header = EntryReader.readHeader(part, record, name);
+      return EntryReader.openRaw(part, record, header);
+    } catch (EntryReader.OtherName e) {
+      throw notAMemberOr(e, name);
     }
-    EntryHeader header = EntryReader.readHeader(part, record, name);
-    return EntryReader.openRaw(part, record, header);
   }
 
+  /** True if the archive has a member of this name (see {@link #record}). */
   public boolean exists(String name) throws IOException {
-    return find(name) != null;
+    return record(name) != null;
   }
 
   /** Length, stored length, modification time and codec of a member. */
   public MemberStatus stat(String name) throws IOException {
     Found found = locate(name);
     IndexRecord record = found.record;
-    EntryHeader header = EntryReader.readHeader(parts.partOf(record, found.indexFile), record,
-        name);
+    EntryHeader header;
+    try {
+      header = EntryReader.readHeader(parts.partOf(record, found.indexFile), record, name);
+    } catch (EntryReader.OtherName e) {
+      throw notAMemberOr(e, name);
+    }
     return new MemberStatus(name, header.originalLength(), header.storedLength(),
         header.mtimeMillis(), header.codec(), record.part(), record.offset());
+  }
+
+  /**
+   * The entry the hash led to holds another name: if it has the same hash, {@code name} is
+   * simply not a member (the index keys on the hash alone); otherwise the archive is corrupt.
+   */
+  private IOException notAMemberOr(EntryReader.OtherName e, String name) {
+    if (options.hasher().hash(e.stored).equals(options.hasher().hash(name))) {
+      return new FileNotInArchiveException(storage.location(), name);
+    }
+    return e;
   }
 
   /**
@@ -258,11 +283,23 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
-   * The index record the name's hash leads to, or null if the archive has no such name. Only the
-   * 128-bit hash is compared: see {@link #entryName} to tell the member from a name that shares
-   * its hash.
+   * The member's index record, or null if the archive has no member of this name. The index
+   * keys on the 128-bit hash alone, so the name stored in the entry the hash leads to is read
+   * (one positioned read of its header) and compared: a name that shares a member's hash gets
+   * null.
    */
   public IndexRecord record(String name) throws IOException {
+    IndexRecord record = recordOfHash(name);
+    return record != null && entryName(record).equals(name) ? record : null;
+  }
+
+  /**
+   * The index record the name's 128-bit hash leads to, or null: the member's, or another
+   * member's whose name has the same hash (no name is compared, and nothing but the index is
+   * read). For names known to be members (from a listing or an entry) and for writers, which
+   * tell a member from a name sharing its hash with {@link #entryName}.
+   */
+  public IndexRecord recordOfHash(String name) throws IOException {
     Found found = find(name);
     return found == null ? null : found.record;
   }

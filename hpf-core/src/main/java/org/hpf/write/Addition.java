@@ -11,6 +11,7 @@ import org.hpf.format.JournalHeader;
 import org.hpf.format.JournalWriter;
 import org.hpf.format.Manifest.PartInfo;
 import org.hpf.hdfs.HdfsIntegration;
+import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,17 +40,48 @@ final class Addition {
   private final AtomicLong replaced = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
 
-  /** Starts an addition: writes the journal's header. Takes ownership of {@code commit}. */
+  /**
+   * Starts an addition: writes the journal's header. Takes ownership of {@code commit}, which is
+   * closed (and the journal removed) if this fails.
+   */
   Addition(ArchiveStorage storage, ArchiveId id, GenerationCommit commit, WriterOptions options,
       long blockSize, int firstPartId, JournalHeader header) throws IOException {
     this.storage = storage;
     this.commit = commit;
     this.options = options;
     this.journalName = ArchiveLayout.journal(commit.generation());
-    this.journal = new JournalWriter(storage.create(journalName, 0), id, header);
+    this.journal = startJournal(id, header);
     // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
     this.lanes = new MergeLanes(HdfsIntegration.forMerge(storage), id, options, blockSize,
         header.partSize(), journal, firstPartId);
+  }
+
+  /**
+   * Creates the journal and writes its header. On failure nothing is left that recovery could
+   * find: a journal with just a header would otherwise be rolled forward as an empty change.
+   */
+  private JournalWriter startJournal(ArchiveId id, JournalHeader header) throws IOException {
+    ArchiveOutput out = null;
+    try {
+      out = storage.create(journalName, 0);
+      return new JournalWriter(out, id, header);
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        if (out != null) {
+          out.close();
+        }
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      try {
+        storage.delete(journalName);
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      } finally {
+        commit.close();
+      }
+      throw e;
+    }
   }
 
   /**

@@ -72,6 +72,7 @@ public final class ArchiveWriter implements AutoCloseable {
   /** Set for a writer that creates the archive, until its first commit. */
   private final NewArchive creating;
   private Manifest manifest;
+  /** The reader of {@link #manifest}; null until needed after a commit (see {@link #reader()}). */
   private HpfReader reader;
   private Addition addition;
   private long additionStart;
@@ -236,12 +237,12 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /** The member's current record, or null; fails on a different name with the same hash. */
   private IndexRecord existing(String name) throws IOException {
-    if (reader == null) {
+    if (manifest == null) {
       return null;
     }
-    IndexRecord existing = reader.record(name);
+    IndexRecord existing = reader().recordOfHash(name);
     if (existing != null) {
-      String member = reader.entryName(existing);
+      String member = reader().entryName(existing);
       if (!member.equals(name)) {
         // Replacing it would silently drop the other member.
         throw new HashCollisionException("'" + name + "' has the same 128-bit hash as the "
@@ -543,13 +544,14 @@ public final class ArchiveWriter implements AutoCloseable {
     Set<String> unique = new LinkedHashSet<>(names);
     try (GenerationCommit commit = newCommit()) {
       for (String name : unique) {
-        IndexRecord existing = reader.record(name);
-        if (existing == null || !reader.entryName(existing).equals(name)) {
+        IndexRecord existing = reader().record(name);
+        if (existing == null) {
           throw new FileNotInArchiveException(storage.location(), name);
         }
         commit.delete(name, existing);
       }
-      return finish(commitOrCollect(commit), 0, 0, unique.size(), 0, 0, 0, start);
+      return finish(collectOnFailure(() -> commit.commit(pool)), 0, 0, unique.size(), 0, 0, 0,
+          start);
     }
   }
 
@@ -564,18 +566,26 @@ public final class ArchiveWriter implements AutoCloseable {
     checkNoAddition();
     long start = System.nanoTime();
     try (GenerationCommit commit = newCommit()) {
-      Compactor.Outcome outcome = Compactor.run(storage, manifest, reader, commit,
-          minLiveFraction, nextPartId(storage, manifest), options.partSize(),
-          options.progress());
-      return finish(commitOrCollect(commit), 0, 0, 0, outcome.bytesWritten(),
+      HpfReader current = reader();
+      // The parts it copies into belong to no generation until the commit: collected on failure.
+      Compactor.Outcome outcome = collectOnFailure(() -> Compactor.run(storage, manifest,
+          current, commit, minLiveFraction, nextPartId(storage, manifest), options.partSize(),
+          options.progress()));
+      return finish(collectOnFailure(() -> commit.commit(pool)), 0, 0, 0, outcome.bytesWritten(),
           outcome.partsWritten(), outcome.partsRemoved(), start);
     }
   }
 
-  /** Commits; on failure removes what the failed commit wrote, which no generation names. */
-  private GenerationCommit.Result commitOrCollect(GenerationCommit commit) throws IOException {
+  /** A step of a change that may throw. */
+  @FunctionalInterface
+  private interface Step<T> {
+    T run() throws IOException;
+  }
+
+  /** Runs a step; on failure removes the files it wrote, which no generation names. */
+  private <T> T collectOnFailure(Step<T> step) throws IOException {
     try {
-      return commit.commit(pool);
+      return step.run();
     } catch (IOException | RuntimeException | Error e) {
       try {
         GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
@@ -611,8 +621,7 @@ public final class ArchiveWriter implements AutoCloseable {
   private ChangeResult finish(GenerationCommit.Result result, long added, long replacedCount,
       long deleted, long bytes, int partsWritten, int partsRemoved, long start)
       throws IOException {
-    refresh();
-    GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+    afterCommit(result.manifest());
     lastResult = new ChangeResult(result.manifest().generation(), added, replacedCount, deleted,
         bytes, partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
         result.manifest().fileCount(),
@@ -621,12 +630,45 @@ public final class ArchiveWriter implements AutoCloseable {
     return lastResult;
   }
 
-  private void refresh() throws IOException {
-    if (reader != null) {
-      reader.close();
+  /**
+   * Moves to the generation just committed, then removes what no kept generation needs. The
+   * change is committed already: a failure here must not report it as failed (a caller would
+   * retry it), so the reader is reopened when next needed and garbage waits for the next commit.
+   */
+  private void afterCommit(Manifest committed) {
+    manifest = committed;
+    try {
+      closeReader();
+    } catch (IOException e) {
+      LOG.warn("could not close the reader of the previous generation: {}", e.toString());
     }
+    try {
+      GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+    } catch (IOException e) {
+      LOG.warn("generation {} committed, but removing files no generation needs failed (the "
+          + "next commit retries): {}", committed.generation(), e.toString());
+    }
+  }
+
+  private HpfReader reader() throws IOException {
+    if (reader == null) {
+      refresh();
+    }
+    return reader;
+  }
+
+  private void refresh() throws IOException {
+    closeReader();
     reader = HpfReader.open(storage, new ReaderOptions(options.hasher()));
     manifest = reader.manifest();
+  }
+
+  private void closeReader() throws IOException {
+    HpfReader open = reader;
+    reader = null;
+    if (open != null) {
+      open.close();
+    }
   }
 
   /** One more than the largest part id in the manifest or among the files (a dead writer's). */

@@ -54,7 +54,7 @@ final class Compactor {
             long offset = entries.position();
             byte[] head = readHeader(entries, in.name(), offset);
             EntryHeader header = EntryHeader.read(head, 0, head.length, in.name(), offset);
-            IndexRecord current = reader.record(header.name());
+            IndexRecord current = reader.recordOfHash(header.name());
             boolean live = current != null && current.part() == part.id()
                 && current.offset() == offset;
             long rest = header.storedLength() + EntryHeader.TRAILER_SIZE;

@@ -77,6 +77,7 @@ final class GenerationCommit implements AutoCloseable {
   private final long partSize;
   private final NameHasher hasher;
   private final int threads;
+  private final boolean checkNesting;
   private final ExternalSorter names;
   private final ExternalSorter records;
   private final TreeMap<Integer, PartStats> parts = new TreeMap<>();
@@ -85,6 +86,8 @@ final class GenerationCommit implements AutoCloseable {
   private long storedBytes;
   private boolean mergeAllNames;
   private boolean mergeAllLayers;
+  /** Set by {@link #put}: the new names must then be checked against each other and the old. */
+  private boolean addsMembers;
   private boolean committed;
   private DirectoryFile lastDirectory;
 
@@ -96,6 +99,7 @@ final class GenerationCommit implements AutoCloseable {
     this.storage = storage;
     this.hasher = options.hasher();
     this.threads = options.threads();
+    this.checkNesting = options.checkNesting();
     this.id = id;
     this.base = base;
     this.generation = base == null ? 1 : base.generation() + 1;
@@ -156,6 +160,7 @@ final class GenerationCommit implements AutoCloseable {
     spillName(NameEntry.OP_PRESENT, name, record.originalLength(), mtime);
     records.add(record.toBytes());
     synchronized (this) {
+      addsMembers = true;
       if (countLive) {
         live(record, +1);
       }
@@ -405,32 +410,41 @@ final class GenerationCommit implements AutoCloseable {
     NamesSegments writer = new NamesSegments(storage, id, generation);
     if (names.count() > 0 || base == null) {
       long expected = names.count();
-      try (ExternalSorter.Sorted sorted = names.sort()) {
-        segments.add(writer.write(new Iterator<NameEntry>() {
-          private NameEntry previous;
-
-          @Override
-          public boolean hasNext() {
-            return sorted.hasNext();
-          }
-
-          @Override
-          public NameEntry next() {
-            NameEntry entry = decodeName(sorted.next());
-            if (previous != null && previous.name().equals(entry.name())) {
-              throw new DuplicateName(entry.name());
-            }
-            previous = entry;
-            return entry;
-          }
-        }, expected));
+      try (ExternalSorter.Sorted sorted = names.sort();
+          NestingCheck checked = addsMembers && checkNesting
+              ? new NestingCheck(storage, id, base, distinct(sorted)) : null) {
+        segments.add(writer.write(checked != null ? checked : distinct(sorted), expected));
       } catch (DuplicateName e) {
         throw new DuplicateNameException(e.name);
+      } catch (NestingCheck.Failure e) {
+        throw e.conflict;
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
     }
     return writer.compact(segments, mergeAllNames);
+  }
+
+  /** The sorted names, failing on a name given twice. */
+  private static Iterator<NameEntry> distinct(ExternalSorter.Sorted sorted) {
+    return new Iterator<NameEntry>() {
+      private NameEntry previous;
+
+      @Override
+      public boolean hasNext() {
+        return sorted.hasNext();
+      }
+
+      @Override
+      public NameEntry next() {
+        NameEntry entry = decodeName(sorted.next());
+        if (previous != null && previous.name().equals(entry.name())) {
+          throw new DuplicateName(entry.name());
+        }
+        previous = entry;
+        return entry;
+      }
+    };
   }
 
   /** Carries a duplicate name out of the names iterator. */

@@ -106,8 +106,20 @@ final class LayerBuilder {
     return indexBytesWritten;
   }
 
-  /** Waits for every index file and returns the layer's directory. */
+  /**
+   * Waits for every index file and returns the layer's directory. If one failed, waits for the
+   * others too before throwing, so that none is written after the caller cleans up.
+   */
   DirectoryFile finish() throws IOException {
+    try {
+      return assemble();
+    } catch (IOException | RuntimeException | Error e) {
+      abandon();
+      throw e;
+    }
+  }
+
+  private DirectoryFile assemble() throws IOException {
     int globalDepth = 0;
     for (Leaf leaf : leaves) {
       globalDepth = Math.max(globalDepth, leaf.depth);

@@ -241,7 +241,7 @@ public final class Recovery {
             PartCheck part = parts.get(entry.record().part());
             IndexRecord record = part.copyId < 0 ? entry.record()
                 : moveTo(entry.record(), part.copyId);
-            IndexRecord replaced = current == null ? null : current.record(entry.name());
+            IndexRecord replaced = current == null ? null : current.recordOfHash(entry.name());
             commit.put(entry.name(), record, entry.mtimeMillis(), replaced);
             recovered[0]++;
           }

@@ -27,8 +27,10 @@ public final class WriterOptions {
   private final boolean breakLock;
   private final HdfsOptions hdfs;
   private final java.nio.file.Path scratchDirectory;
+  private final boolean checkNesting;
 
   private WriterOptions(Builder b) {
+    this.checkNesting = b.checkNesting;
     this.scratchDirectory = b.scratchDirectory;
     this.hdfs = b.hdfs;
     this.retainGenerations = b.retainGenerations;
@@ -52,6 +54,11 @@ public final class WriterOptions {
 
   public static WriterOptions defaults() {
     return builder().build();
+  }
+
+  /** False only in tests that need names a writer refuses (see {@link NestingCheck}). */
+  boolean checkNesting() {
+    return checkNesting;
   }
 
   /** Merge threads, each writing its own part file. Default: cores, at least 2. */
@@ -157,6 +164,7 @@ public final class WriterOptions {
     private boolean breakLock;
     private HdfsOptions hdfs = HdfsOptions.defaults();
     private java.nio.file.Path scratchDirectory = org.hpf.write.spill.Scratch.defaultDirectory();
+    private boolean checkNesting = true;
 
     /** Local directory for the writer's sorted runs (see {@link #scratchDirectory()}). */
     public Builder scratchDirectory(java.nio.file.Path value) {
@@ -250,6 +258,15 @@ public final class WriterOptions {
     /** Testing only: archives use MurmurHash3; readers must be given the same hasher. */
     public Builder hasher(NameHasher value) {
       this.hasher = java.util.Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * Testing only (package-private): store names that are a file and a directory at once, as
+     * writers did before they checked, to test readers on such archives.
+     */
+    Builder skipNestingCheck() {
+      this.checkNesting = false;
       return this;
     }
 

@@ -27,6 +27,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveLockedException;
 import org.hpf.FileNotInArchiveException;
+import org.hpf.NameConflictException;
 import org.hpf.NameExistsException;
 import org.hpf.StaleGenerationException;
 import org.hpf.format.ArchiveLayout;
@@ -436,6 +437,72 @@ abstract class MutationBattery extends BatteryBase {
       assertThrows(ArchiveLockedException.class, () -> writer(archive, options).close());
       assertEquals(3, writer.manifest().generation());
     }
+  }
+
+  /**
+   * A name cannot be a file and a directory at once ({@code a/b} and {@code a/b/c}): a create,
+   * an append through the API or of two source roots, each bringing such a pair, or bringing one
+   * half of a pair whose other half the archive has, fails with NameConflictException before it
+   * commits, and the archive stays exactly as it was. A deleted name no longer counts.
+   */
+  @Test
+  void aNameIsNeverAFileAndADirectory() throws IOException {
+    WriterOptions options = WriterOptions.builder().bucketCapacity(8).build();
+    byte[] bytes = {1, 2, 3};
+    // Names between the file and the one below it ('.' and '-' sort before '/').
+    Path refused = archivePath("conflict-create");
+    try (ArchiveWriter writer = ArchiveWriter.create(conf(), refused, options)) {
+      for (String name : List.of("a/b", "a/b.txt", "a/b-1/x", "a/b/c")) {
+        writer.add(name, bytes, 0);
+      }
+      NameConflictException e = assertThrows(NameConflictException.class, writer::commit);
+      assertTrue(e.getMessage().contains("'a/b'") && e.getMessage().contains("'a/b/c'"),
+          e.getMessage());
+    }
+    assertFalse(archiveFs().exists(refused), "a refused create leaves nothing");
+
+    Path archive = archivePath("conflict-append");
+    TestTree tree = new TestTree();
+    for (String name : List.of("x/y", "x/y.txt", "p/q/r", "p/q.txt", "m/n")) {
+      tree.addOrFail(name, bytes, 0);
+    }
+    Model model = create(archive, tree, options);
+    String[][] pairs = {
+        {"x/y/z", "the archive has 'x/y'"}, {"x/y/z/w", "the archive has 'x/y'"},
+        {"p/q", "the archive has 'p/q/r'"}, {"p", "the archive has 'p/q.txt'"},
+    };
+    try (ArchiveWriter writer = writer(archive, options)) {
+      for (String[] pair : pairs) {
+        Map<String, Long> before = listFiles(archive);
+        writer.add("fresh/1", bytes, 0);
+        writer.add(pair[0], bytes, 0);
+        NameConflictException e = assertThrows(NameConflictException.class, writer::commit,
+            pair[0]);
+        assertTrue(e.getMessage().contains(pair[1]), e.getMessage());
+        assertEquals(before, listFiles(archive), pair[0] + ": a refused append writes nothing");
+        assertArchiveIs(archive, model);
+      }
+      TestTree rootA = new TestTree();
+      rootA.addOrFail("d/e", bytes, 0);
+      TestTree rootB = new TestTree();
+      rootB.addOrFail("d/e/f", bytes, 0);
+      List<Path> roots = List.of(sources(rootA), sources(rootB));
+      assertThrows(NameConflictException.class, () -> writer.append(roots, false));
+      assertArchiveIs(archive, model);
+
+      // Replacing a file by a file is no conflict; once 'x/y' is deleted, 'x/y/z' may come.
+      TestTree replacement = new TestTree();
+      replacement.addOrFail("x/y", new byte[] {9}, 5);
+      writer.append(List.of(sources(replacement)), true);
+      model.add(replacement);
+      writer.delete(List.of("x/y"));
+      model.delete(List.of("x/y"));
+      TestTree below = new TestTree();
+      below.addOrFail("x/y/z", bytes, 0);
+      writer.append(List.of(sources(below)), false);
+      model.add(below);
+    }
+    assertArchiveIs(archive, model);
   }
 
   // ---- delete ------------------------------------------------------------------------------

@@ -78,8 +78,9 @@ import org.hpf.write.WriterOptions;
  *       which are otherwise answered "not found"); a truncated index file fails every lookup
  *       that loads it; its footer is read by no lookup;
  *   <li>a damaged part header or part id (its first 28 bytes) or a truncated part fails every
- *       get, open and stat of the members in that part; a damaged entry fails the reads of its
- *       member (stat only if the damage is in the entry header), except that LZ4-compressed
+ *       get, open, stat and exists of the members in that part (exists reads the entry header
+ *       to compare the stored name); a damaged entry fails the reads of its member (stat and
+ *       exists only if the damage is in the entry header), except that LZ4-compressed
  *       bytes may still decompress to the member's exact bytes (the content checksum covers the
  *       original bytes; a match offset moved within a run of one byte value, say), and then get
  *       and open may return them; entries no member uses and the part's footer are read by
@@ -827,7 +828,7 @@ final class CorruptionSweep {
         attempt(d, what, "stat(" + name + ")", stat,
             () -> member.status().equals(reader.stat(name)) ? null
                 : "wrong status " + reader.stat(name) + ", expected " + member.status());
-        attempt(d, what, "exists(" + name + ")", lookup,
+        attempt(d, what, "exists(" + name + ")", stat,
             () -> reader.exists(name) ? null : "says the member does not exist");
       }
       for (Absent name : absent) {

@@ -1,5 +1,7 @@
 package org.hpf.crash;
 
+import static org.hpf.crash.ArchiveFixtures.hadoopPath;
+import static org.hpf.crash.ArchiveFixtures.storage;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,9 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.format.Manifest;
 import org.hpf.io.ArchiveStorage;
@@ -25,7 +25,6 @@ import org.hpf.read.ReaderOptions;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.Source;
-import org.hpf.write.SourceCollector;
 import org.hpf.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * takes another append.
  */
 class CrashRecoveryTest {
-  private static final Configuration CONF = new Configuration();
+  private static final Configuration CONF = ArchiveFixtures.CONF;
 
   @TempDir Path tmp;
   private final Map<String, byte[]> expected = new HashMap<>();
@@ -49,30 +48,7 @@ class CrashRecoveryTest {
   }
 
   private List<Source> sources(String dir, String prefix, int count, long seed) throws IOException {
-    Random random = new Random(seed);
-    Path root = tmp.resolve(dir);
-    for (int i = 0; i < count; i++) {
-      byte[] bytes = new byte[random.nextInt(6000)];
-      if (i % 3 == 0) {
-        random.nextBytes(bytes);
-      } else {
-        java.util.Arrays.fill(bytes, (byte) ('a' + i % 26));
-      }
-      String name = prefix + "/f" + i;
-      Path file = root.resolve(name);
-      Files.createDirectories(file.getParent());
-      Files.write(file, bytes);
-      expected.put(name, bytes);
-    }
-    return SourceCollector.collect(CONF, List.of(hadoopPath(root)));
-  }
-
-  private static org.apache.hadoop.fs.Path hadoopPath(Path path) {
-    return new org.apache.hadoop.fs.Path(path.toUri());
-  }
-
-  private static HadoopStorage storage(Path dir) throws IOException {
-    return new HadoopStorage(FileSystem.getLocal(CONF), hadoopPath(dir), (short) 1);
+    return ArchiveFixtures.sources(tmp.resolve(dir), prefix, count, seed, expected);
   }
 
   private static boolean committed(HadoopStorage storage, long generation) throws IOException {

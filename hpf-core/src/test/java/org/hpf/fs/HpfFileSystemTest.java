@@ -32,6 +32,7 @@ import org.hpf.read.HpfReader;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.WriterOptions;
+import org.hpf.write.WriterTestHooks;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -218,7 +219,9 @@ class HpfFileSystemTest {
     java.nio.file.Path more = tmp.resolve("more");
     Files.createDirectories(more.resolve("text/empty.txt"));
     Files.writeString(more.resolve("text/empty.txt/below"), "below a file\n");
-    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, WriterOptions.defaults())) {
+    // Writers refuse such names now; archives written before they did may have them.
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive,
+        WriterTestHooks.withoutNestingCheck())) {
       writer.append(List.of(new Path(more.toUri())), false);
     }
     assertTrue(fs.getFileStatus(p("text/empty.txt")).isFile());

@@ -1,0 +1,51 @@
+package org.hpf.crash;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.hpf.io.HadoopStorage;
+import org.hpf.write.Source;
+import org.hpf.write.SourceCollector;
+
+/** Sources and storage on the local file system, shared by the crash and failure tests. */
+final class ArchiveFixtures {
+  static final Configuration CONF = new Configuration();
+
+  private ArchiveFixtures() {}
+
+  /**
+   * Writes {@code count} files named {@code prefix/f<i>} below {@code root} (a third random, the
+   * rest one repeated byte), records them in {@code expected} and returns them as sources.
+   */
+  static List<Source> sources(Path root, String prefix, int count, long seed,
+      Map<String, byte[]> expected) throws IOException {
+    Random random = new Random(seed);
+    for (int i = 0; i < count; i++) {
+      byte[] bytes = new byte[random.nextInt(6000)];
+      if (i % 3 == 0) {
+        random.nextBytes(bytes);
+      } else {
+        java.util.Arrays.fill(bytes, (byte) ('a' + i % 26));
+      }
+      String name = prefix + "/f" + i;
+      Path file = root.resolve(name);
+      Files.createDirectories(file.getParent());
+      Files.write(file, bytes);
+      expected.put(name, bytes);
+    }
+    return SourceCollector.collect(CONF, List.of(hadoopPath(root)));
+  }
+
+  static org.apache.hadoop.fs.Path hadoopPath(Path path) {
+    return new org.apache.hadoop.fs.Path(path.toUri());
+  }
+
+  static HadoopStorage storage(Path dir) throws IOException {
+    return new HadoopStorage(FileSystem.getLocal(CONF), hadoopPath(dir), (short) 1);
+  }
+}
