@@ -25,6 +25,7 @@ import org.hpf.write.ArchiveCreator;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.Source;
 import org.hpf.write.WriterOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * or part of its own, nothing a later writer or recovery could roll forward; and the same writer
  * can make the change afterwards. {@link CrashRecoveryTest} covers a process that dies instead.
  */
+@Tag("slow")
 class FailedChangeTest {
   private static final Configuration CONF = ArchiveFixtures.CONF;
 
