@@ -18,12 +18,12 @@ import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 
 /**
- * The heap a phase of work needed. Three figures: the live heap, sampled by a full
- * collection every {@link #SAMPLE_MILLIS} and once at the end (what the code keeps alive; the
- * figure to compare across archive sizes); the most heap in use right after any collection
- * (live objects plus garbage a young collection does not reach, so it follows the collector's
- * thresholds); and the peak of heap in use at any moment (which the collector lets grow towards
- * the maximum before it collects).
+ * The heap a phase of work needed. Three figures: the live heap, sampled by a full collection
+ * every {@link #SAMPLE_MILLIS} and once at the end, as the collector reports it right after each
+ * (what the code keeps alive; the figure to compare across archive sizes); the most heap in use
+ * right after any collection (live objects plus garbage a young collection does not reach, so it
+ * follows the collector's thresholds); and the peak of heap in use at any moment (which the
+ * collector lets grow towards the maximum before it collects).
  */
 final class HeapWatch implements NotificationListener, AutoCloseable {
   private final Set<String> heapPools;
@@ -31,9 +31,11 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
   private final AtomicLong maxAfterGc = new AtomicLong();
   private final AtomicLong collections = new AtomicLong();
   private final AtomicLong maxLive = new AtomicLong();
+  private final AtomicLong explicitCollections = new AtomicLong();
   private Thread sampler;
 
   static final long SAMPLE_MILLIS = 2000;
+  private static final String EXPLICIT = "System.gc()";
 
   HeapWatch() {
     heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -71,7 +73,6 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
       while (!Thread.currentThread().isInterrupted()) {
         Thread.sleep(SAMPLE_MILLIS);
         System.gc();
-        maxLive.accumulateAndGet(usedNow(), Math::max);
       }
     } catch (InterruptedException e) {
       // the phase ended
@@ -90,11 +91,9 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
       Thread.currentThread().interrupt();
     }
     long collected = collections.get();
+    long explicit = explicitCollections.get();
     System.gc();
-    maxLive.accumulateAndGet(usedNow(), Math::max);
-    if (collected == 0) {
-      awaitNotification();
-    }
+    awaitNotification(explicit);
     long peak = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       if (pool.getType() == MemoryType.HEAP) {
@@ -105,9 +104,9 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
   }
 
   /** Notifications arrive on another thread, shortly after the collection. */
-  private void awaitNotification() {
+  private void awaitNotification(long explicitBefore) {
     long deadline = System.nanoTime() + 2_000_000_000L;
-    while (collections.get() == 0 && System.nanoTime() < deadline) {
+    while (explicitCollections.get() == explicitBefore && System.nanoTime() < deadline) {
       try {
         Thread.sleep(5);
       } catch (InterruptedException e) {
@@ -147,7 +146,14 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
         after += usage.getUsed();
       }
     }
-    collections.incrementAndGet();
+    if (EXPLICIT.equals(info.getGcCause())) {
+      // Read from the collection itself: reading the heap afterwards would also count what
+      // busy threads allocated before this listener or a sampler got a core again.
+      maxLive.accumulateAndGet(after, Math::max);
+      explicitCollections.incrementAndGet();
+    } else {
+      collections.incrementAndGet();
+    }
     maxAfterGc.accumulateAndGet(after, Math::max);
   }
 
