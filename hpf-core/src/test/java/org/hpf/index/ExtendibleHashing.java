@@ -10,7 +10,9 @@ import org.hpf.format.DirectoryFile.BucketRef;
 
 /**
  * Distributes records over buckets of at most {@code capacity} records by extendible hashing
- * on the low bits of each record's {@code lo} hash word (docs/FORMAT.md, "Directory").
+ * on the low bits of each record's {@code lo} hash word (docs/FORMAT.md, "Directory"), one
+ * insert at a time: the textbook algorithm, kept as the reference model that the streaming
+ * {@link BucketSplitter} the writers use is checked against.
  *
  * <p>A split of a bucket of local depth d creates one new bucket of depth d+1 for the records
  * whose bit d is 1, re-points exactly the slots of the old bucket whose bit d is 1, and doubles
