@@ -99,7 +99,10 @@ final class ArchiveCache implements Closeable {
           ReaderOptions.defaults());
       return new OpenArchive(archive, reader, directory, underlying, directorySetMax);
     } catch (NoCommittedGenerationException e) {
-      throw notAnArchive(archive, "is not an hpf archive (" + e.getMessage() + ")", e);
+      // Not found, as for a missing archive: exists() is false and listings skip it.
+      FileNotFoundException notFound = new FileNotFoundException(e.getMessage());
+      notFound.initCause(e);
+      throw notFound;
     }
   }
 

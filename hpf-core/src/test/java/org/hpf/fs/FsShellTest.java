@@ -144,6 +144,14 @@ class FsShellTest {
   }
 
   @Test
+  void anAuthorityWithoutASchemeIsOneLineNotTheUsage() throws Exception {
+    Run run = shell("-ls", "hpf://nohyphen/x.hpf");
+    assertEquals(1, run.code(), run.out() + run.err());
+    assertEquals(1, run.err().lines().count(), run.err());
+    assertTrue(run.err().contains("<scheme>-<authority>"), run.err());
+  }
+
+  @Test
   void changesAreRefused() throws Exception {
     for (String[] args : new String[][] {
         {"-mkdir", base + "/newdir"},
@@ -154,6 +162,7 @@ class FsShellTest {
       Run run = shell(args);
       assertEquals(1, run.code(), args[0] + ": " + run.out() + run.err());
       assertTrue(run.err().contains("hpf:// is read-only"), args[0] + ": " + run.err());
+      assertTrue(run.err().contains("'hpf rm'"), args[0] + ": " + run.err());
     }
   }
 }
