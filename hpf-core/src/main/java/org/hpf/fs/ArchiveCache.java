@@ -99,10 +99,9 @@ final class ArchiveCache implements Closeable {
           ReaderOptions.defaults());
       return new OpenArchive(archive, reader, directory, underlying, directorySetMax);
     } catch (NoCommittedGenerationException e) {
-      // Not found, as for a missing archive: exists() is false and listings skip it.
-      FileNotFoundException notFound = new FileNotFoundException(e.getMessage());
-      notFound.initCause(e);
-      throw notFound;
+      // Not a FileNotFoundException: FsShell and Spark replace those with their own "No such
+      // file or directory" and the reason (no _manifests, an interrupted create) would be lost.
+      throw e;
     }
   }
 

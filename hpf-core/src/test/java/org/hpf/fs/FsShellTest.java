@@ -152,6 +152,17 @@ class FsShellTest {
   }
 
   @Test
+  void aDirectoryWithoutAnArchiveIsOneLineWithTheReason() throws Exception {
+    java.nio.file.Path junk = java.nio.file.Files.createDirectories(tmp.resolve("junk.hpf"));
+    java.nio.file.Files.writeString(junk.resolve("notes.txt"), "not an archive");
+    Run run = shell("-ls", "hpf://file-" + junk.toAbsolutePath());
+    assertEquals(1, run.code(), run.out() + run.err());
+    assertEquals(1, run.err().lines().count(), run.err());
+    assertTrue(run.err().contains("junk.hpf is not an hpf archive: no _manifests directory"),
+        run.err());
+  }
+
+  @Test
   void changesAreRefused() throws Exception {
     for (String[] args : new String[][] {
         {"-mkdir", base + "/newdir"},
