@@ -4,9 +4,24 @@ package org.hpf;
 public class NoCommittedGenerationException extends HpfException {
   private static final long serialVersionUID = 1L;
 
+  /** For a directory known to have no {@code _manifests} directory unless a journal is there. */
   public NoCommittedGenerationException(String archive, boolean journalPresent) {
-    super(archive + " has no committed generation"
-        + (journalPresent ? " (a create was interrupted: its journal is still there)"
-            : " (is it an hpf archive?)"));
+    this(archive, journalPresent, false);
+  }
+
+  public NoCommittedGenerationException(String archive, boolean journalPresent,
+      boolean manifestsDirectoryPresent) {
+    super(message(archive, journalPresent, manifestsDirectoryPresent));
+  }
+
+  private static String message(String archive, boolean journal, boolean manifestsDirectory) {
+    if (journal) {
+      return archive + " has no committed generation (a create was interrupted: its journal is"
+          + " still there)";
+    }
+    // Every archive has _manifests from its first commit on: without it, this is no archive.
+    return manifestsDirectory
+        ? archive + " has no committed generation: its _manifests directory holds no manifest"
+        : archive + " is not an hpf archive: no _manifests directory";
   }
 }

@@ -135,7 +135,7 @@ class CommandsTest {
   void directoryWithoutArchiveIsNotFound() {
     Cli.Result r = Cli.run("ls", src.toString());
     assertEquals(ExitCodes.NOT_FOUND, r.code(), r::toString);
-    assertOneErrorLine(r, "no committed generation");
+    assertOneErrorLine(r, "is not an hpf archive: no _manifests directory");
   }
 
   @Test

@@ -140,7 +140,7 @@ class MutationCommandsTest {
         new String[] {"recover", output.toString()});
     for (String[] args : commands) {
       Cli.Result r = Cli.run(args);
-      assertFails(r, ExitCodes.NOT_FOUND, "has no committed generation (is it an hpf archive?)");
+      assertFails(r, ExitCodes.NOT_FOUND, "is not an hpf archive: no _manifests directory");
     }
     try (Stream<Path> left = Files.list(output)) {
       assertEquals(List.of("_SUCCESS", "part-r-00000"),

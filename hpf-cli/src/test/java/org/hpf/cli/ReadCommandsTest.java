@@ -70,6 +70,17 @@ class ReadCommandsTest {
   }
 
   @Test
+  void lsOfADirectoryThatHoldsNoArchiveSaysSo() throws IOException {
+    Path empty = Files.createDirectories(dir.resolve("empty.hpf"));
+    assertFails(Cli.run("ls", empty.toString()), ExitCodes.NOT_FOUND,
+        "is not an hpf archive: no _manifests directory");
+    Path junk = Files.createDirectories(dir.resolve("junk.hpf"));
+    Files.writeString(junk.resolve("notes.txt"), "not an archive");
+    assertFails(Cli.run("ls", junk.toString()), ExitCodes.NOT_FOUND,
+        "is not an hpf archive: no _manifests directory");
+  }
+
+  @Test
   void lsPrefixStreamsTheMatchingNames() {
     Cli.Result r = Cli.run("ls", "--prefix", "d2/", archive);
     assertEquals(ExitCodes.OK, r.code(), r::toString);
@@ -146,7 +157,7 @@ class ReadCommandsTest {
     assertFails(Cli.run("info", dir.resolve("nope.hpf").toString()), ExitCodes.NOT_FOUND,
         "archive does not exist");
     assertFails(Cli.run("info", shared.resolve("src").toString()), ExitCodes.NOT_FOUND,
-        "no committed generation");
+        "is not an hpf archive: no _manifests directory");
     String damaged = copy();
     flipByte(manifest(damaged), 40);
     assertFails(Cli.run("info", damaged), ExitCodes.CORRUPT, "manifest");

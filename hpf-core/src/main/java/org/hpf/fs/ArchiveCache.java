@@ -99,7 +99,9 @@ final class ArchiveCache implements Closeable {
           ReaderOptions.defaults());
       return new OpenArchive(archive, reader, directory, underlying, directorySetMax);
     } catch (NoCommittedGenerationException e) {
-      throw notAnArchive(archive, "is not an hpf archive (" + e.getMessage() + ")", e);
+      // Not a FileNotFoundException: FsShell and Spark replace those with their own "No such
+      // file or directory" and the reason (no _manifests, an interrupted create) would be lost.
+      throw e;
     }
   }
 

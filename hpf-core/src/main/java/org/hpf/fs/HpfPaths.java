@@ -36,23 +36,23 @@ final class HpfPaths {
   private HpfPaths() {}
 
   /** The URI of the underlying file system named by an hpf URI's authority. */
-  static URI underlyingUri(URI hpf, Configuration conf) {
+  static URI underlyingUri(URI hpf, Configuration conf) throws InvalidHpfUriException {
     String authority = hpf.getAuthority();
     if (authority == null || authority.isEmpty()) {
       return FileSystem.getDefaultUri(conf);
     }
     int dash = authority.indexOf('-');
     if (dash <= 0) {
-      throw new IllegalArgumentException("hpf URI " + hpf + ": the authority must be "
-          + "<scheme>-<authority> of the file system holding the archive, such as "
-          + "hpf://hdfs-namenode:8020/ or hpf://file-/");
+      throw new InvalidHpfUriException(hpf, "the authority '" + authority
+          + "' does not start with the scheme of the file system holding the archive");
     }
     String scheme = authority.substring(0, dash);
     String rest = authority.substring(dash + 1);
     try {
       return new URI(scheme, rest.isEmpty() ? null : rest, "/", null, null);
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("hpf URI " + hpf + ": bad underlying authority", e);
+      throw new InvalidHpfUriException(hpf, "'" + rest + "' is not a valid authority for "
+          + scheme + ": " + e.getMessage(), e);
     }
   }
 

@@ -115,8 +115,9 @@ public final class HpfReader implements AutoCloseable {
    */
   public BlockLocation[] blockLocations(String name) throws IOException {
     Found found = locate(name);
-    return HdfsIntegration.blockLocations(storage, parts.partOf(found.record, found.indexFile),
-        found.record.offset(), found.record.entryLength());
+    ArchiveInput part = parts.partOf(found.record, found.indexFile, name);
+    return HdfsIntegration.blockLocations(storage, part, found.record.offset(),
+        found.record.entryLength());
   }
 
   /**
@@ -141,9 +142,10 @@ public final class HpfReader implements AutoCloseable {
       newest = Math.max(newest, Manifest.generationOf(name));
     }
     if (newest < 0) {
-      boolean journal = storage.list("").stream()
-          .anyMatch(n -> n.startsWith(ArchiveLayout.JOURNAL_PREFIX));
-      throw new NoCommittedGenerationException(storage.location(), journal);
+      List<String> top = storage.list("");
+      boolean journal = top.stream().anyMatch(n -> n.startsWith(ArchiveLayout.JOURNAL_PREFIX));
+      throw new NoCommittedGenerationException(storage.location(), journal,
+          top.contains(Manifest.DIR));
     }
     return newest;
   }
@@ -170,8 +172,8 @@ public final class HpfReader implements AutoCloseable {
   public byte[] get(String name) throws IOException {
     Found found = locate(name);
     try {
-      return EntryReader.readBytes(parts.partOf(found.record, found.indexFile), found.record,
-          name);
+      return EntryReader.readBytes(parts.partOf(found.record, found.indexFile, name),
+          found.record, name);
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }
@@ -181,7 +183,7 @@ public final class HpfReader implements AutoCloseable {
   public InputStream open(String name) throws IOException {
     Found found = locate(name);
     IndexRecord record = found.record;
-    var part = parts.partOf(record, found.indexFile);
+    var part = parts.partOf(record, found.indexFile, name);
     try {
       if (record.codec() != Codec.RAW || record.originalLength() <= (1 << 20)) {
         return new ByteArrayInputStream(EntryReader.readBytes(part, record, name));
@@ -204,7 +206,8 @@ public final class HpfReader implements AutoCloseable {
     IndexRecord record = found.record;
     EntryHeader header;
     try {
-      header = EntryReader.readHeader(parts.partOf(record, found.indexFile), record, name);
+      header = EntryReader.readHeader(parts.partOf(record, found.indexFile, name), record,
+          name);
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }

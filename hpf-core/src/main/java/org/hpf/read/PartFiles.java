@@ -48,6 +48,18 @@ final class PartFiles implements AutoCloseable {
     return input;
   }
 
+  /**
+   * As {@link #partOf(IndexRecord, String)}, for reading {@code member}: if the part is
+   * truncated, the error names the member and where its entry starts, not only the part.
+   */
+  ArchiveInput partOf(IndexRecord record, String indexFile, String member) throws IOException {
+    try {
+      return partOf(record, indexFile);
+    } catch (TruncatedPart e) {
+      throw e.reading(member, storage.location(), record);
+    }
+  }
+
   private synchronized ArchiveInput openPart(PartInfo info) throws IOException {
     ArchiveInput input = open.get(info.id());
     if (input == null) {
@@ -56,8 +68,7 @@ final class PartFiles implements AutoCloseable {
       if (input.length() < info.length()) {
         long actual = input.length();
         input.close();
-        throw new CorruptArchiveException(storage.location(name), actual, "part is truncated: "
-            + actual + " bytes, the manifest says " + info.length());
+        throw new TruncatedPart(storage.location(name), name, actual, info.length());
       }
       try {
         checkPreamble(input, storage.location(name), info.id());
@@ -87,6 +98,32 @@ final class PartFiles implements AutoCloseable {
       if (!open.containsKey(info.id())) {
         openPart(info);
       }
+    }
+  }
+
+  /** A part shorter than the manifest says: it is refused when opened, so none of it is read. */
+  static final class TruncatedPart extends CorruptArchiveException {
+    private static final long serialVersionUID = 1L;
+    private final String part;
+    private final long actual;
+    private final long expected;
+
+    TruncatedPart(String file, String part, long actual, long expected) {
+      super(file, actual, "part is truncated: " + actual + " bytes, the manifest says "
+          + expected);
+      this.part = part;
+      this.actual = actual;
+      this.expected = expected;
+    }
+
+    /** The error as the reader of {@code member}, whose entry {@code record} locates, sees it. */
+    CorruptArchiveException reading(String member, String archive, IndexRecord record) {
+      String entry = "its entry at offset " + record.offset() + " of " + part;
+      String problem = record.offset() + record.entryLength() > actual
+          ? entry + " runs past the end of the part (" + actual + " bytes): the part is truncated"
+          : entry + " is whole, but the part is truncated (" + actual + " bytes, the manifest"
+              + " says " + expected + ")";
+      return new CorruptArchiveException("'" + member + "' in " + archive, problem, this);
     }
   }
 

@@ -144,6 +144,25 @@ class FsShellTest {
   }
 
   @Test
+  void anAuthorityWithoutASchemeIsOneLineNotTheUsage() throws Exception {
+    Run run = shell("-ls", "hpf://nohyphen/x.hpf");
+    assertEquals(1, run.code(), run.out() + run.err());
+    assertEquals(1, run.err().lines().count(), run.err());
+    assertTrue(run.err().contains("<scheme>-<authority>"), run.err());
+  }
+
+  @Test
+  void aDirectoryWithoutAnArchiveIsOneLineWithTheReason() throws Exception {
+    java.nio.file.Path junk = java.nio.file.Files.createDirectories(tmp.resolve("junk.hpf"));
+    java.nio.file.Files.writeString(junk.resolve("notes.txt"), "not an archive");
+    Run run = shell("-ls", "hpf://file-" + junk.toAbsolutePath());
+    assertEquals(1, run.code(), run.out() + run.err());
+    assertEquals(1, run.err().lines().count(), run.err());
+    assertTrue(run.err().contains("junk.hpf is not an hpf archive: no _manifests directory"),
+        run.err());
+  }
+
+  @Test
   void changesAreRefused() throws Exception {
     for (String[] args : new String[][] {
         {"-mkdir", base + "/newdir"},
@@ -154,6 +173,7 @@ class FsShellTest {
       Run run = shell(args);
       assertEquals(1, run.code(), args[0] + ": " + run.out() + run.err());
       assertTrue(run.err().contains("hpf:// is read-only"), args[0] + ": " + run.err());
+      assertTrue(run.err().contains("'hpf rm'"), args[0] + ": " + run.err());
     }
   }
 }

@@ -129,6 +129,37 @@ class HpfFileSystemTest {
   }
 
   @Test
+  void anAuthorityWithoutASchemeFailsWithOneLine() {
+    for (String uri : List.of("hpf://nohyphen/x.hpf", "hpf://-nn:8020/x.hpf")) {
+      HpfFileSystem hpf = new HpfFileSystem();
+      // An IOException, not an IllegalArgumentException: FsShell prints its usage for the latter.
+      IOException e = assertThrows(IOException.class,
+          () -> hpf.initialize(java.net.URI.create(uri), conf), uri);
+      assertTrue(e.getMessage().contains(uri) && e.getMessage().contains("<scheme>-<authority>")
+          && e.getMessage().contains("hpf://hdfs-namenode:8020/"), e.getMessage());
+      assertFalse(e.getMessage().contains("\n"), e.getMessage());
+    }
+  }
+
+  @Test
+  void anEmptyAuthorityIsTheDefaultFileSystem() throws IOException {
+    try (HpfFileSystem hpf = new HpfFileSystem()) {
+      hpf.initialize(java.net.URI.create("hpf:///x.hpf"), conf);
+      assertEquals("hpf:///", hpf.getUri().toString());
+      assertThrows(FileNotFoundException.class, () -> hpf.getFileStatus(new Path("/x.hpf")));
+    }
+  }
+
+  @Test
+  void aDirectoryWithoutAnArchiveSaysWhy() throws IOException {
+    Files.createDirectories(tmp.resolve("empty.hpf"));
+    Path empty = new Path("hpf://file-" + tmp.toAbsolutePath() + "/empty.hpf");
+    IOException e = assertThrows(IOException.class, () -> fs.getFileStatus(empty));
+    assertTrue(e.getMessage().endsWith("empty.hpf is not an hpf archive: no _manifests directory"),
+        e.getMessage());
+  }
+
+  @Test
   void aRemovedArchiveIsNotFound() throws IOException {
     freshArchive();
     assertTrue(fs.exists(p("text")));
@@ -387,6 +418,10 @@ class HpfFileSystemTest {
       HpfReadOnlyException e = assertThrows(HpfReadOnlyException.class, call);
       assertTrue(e.getMessage().startsWith("hpf:// is read-only"), e.getMessage());
     }
+    // The message points at the CLI commands that do change an archive.
+    String message = new HpfReadOnlyException("delete", file).getMessage();
+    assertTrue(message.contains("'hpf append'") && message.contains("'hpf rm'"), message);
+    assertFalse(message.contains("hpf delete"), message);
     assertTrue(fs.hasPathCapability(file, CommonPathCapabilities.FS_READ_ONLY_CONNECTOR));
     assertTrue(fs.hasPathCapability(file, CommonPathCapabilities.FS_CHECKSUMS));
     assertFalse(fs.hasPathCapability(file, CommonPathCapabilities.FS_APPEND));

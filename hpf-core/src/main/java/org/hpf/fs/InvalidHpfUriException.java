@@ -1,0 +1,23 @@
+package org.hpf.fs;
+
+import java.net.URI;
+import org.hpf.HpfException;
+
+/**
+ * An {@code hpf://} URI whose authority does not name a file system. An {@code IOException}, not
+ * an {@code IllegalArgumentException}: FsShell answers the latter with its whole usage text.
+ */
+public class InvalidHpfUriException extends HpfException {
+  private static final long serialVersionUID = 1L;
+
+  public InvalidHpfUriException(URI hpf, String problem) {
+    super(hpf + ": " + problem + "; expected hpf://<scheme>-<authority>/<archive path>, such as "
+        + "hpf://hdfs-namenode:8020/data/logs.hpf or hpf://file-/tmp/logs.hpf (or hpf:///"
+        + "data/logs.hpf for fs.defaultFS)");
+  }
+
+  public InvalidHpfUriException(URI hpf, String problem, Throwable cause) {
+    this(hpf, problem);
+    initCause(cause);
+  }
+}
