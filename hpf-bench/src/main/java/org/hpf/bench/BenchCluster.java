@@ -69,6 +69,21 @@ public final class BenchCluster implements Closeable {
     }
   }
 
+  /**
+   * The cluster at {@code fs}, or, when it is null, an embedded one with its storage in
+   * {@code work/dfs}; says which on {@code log}.
+   */
+  public static BenchCluster connectOrStart(URI fs, File work, int dataNodes, short replication,
+      long blockSize, java.io.PrintStream log) throws IOException {
+    if (fs != null) {
+      log.println("using " + fs);
+      return remote(fs, new Configuration(), replication, blockSize);
+    }
+    log.printf(java.util.Locale.ROOT, "starting a MiniDFSCluster with %d DataNodes%n",
+        dataNodes);
+    return embedded(new File(work, "dfs"), dataNodes, replication, blockSize);
+  }
+
   /** An existing cluster (or any Hadoop file system) at {@code uri}. */
   public static BenchCluster remote(URI uri, Configuration base, short replication,
       long blockSize) throws IOException {

@@ -58,7 +58,8 @@ public final class BenchRun {
           config.sizeDistribution, config.paretoAlpha, config.content)
           .writeBatches(work.toPath().resolve("dataset"), n, batch);
       dataset(results, data, (System.nanoTime() - start) / 1_000_000);
-      try (BenchCluster cluster = startCluster(work)) {
+      try (BenchCluster cluster = BenchCluster.connectOrStart(config.fs, work, config.dataNodes,
+          config.replication, config.blockSize, log)) {
         results.environment.put("fileSystemUri", cluster.uri().toString());
         Stores stores = new Stores(systems(cluster, work), cluster.path(config.baseDir));
         cluster.fs().delete(cluster.path(config.baseDir), true);
@@ -123,17 +124,6 @@ public final class BenchRun {
     Files.writeString(new File(out, "report.md").toPath(), Report.markdown(results),
         StandardCharsets.UTF_8);
     Charts.write(results, out);
-  }
-
-  private BenchCluster startCluster(File work) throws IOException {
-    if (config.fs != null) {
-      log.println("using " + config.fs);
-      return BenchCluster.remote(config.fs, new org.apache.hadoop.conf.Configuration(),
-          config.replication, config.blockSize);
-    }
-    log.printf(Locale.ROOT, "starting a MiniDFSCluster with %d DataNodes%n", config.dataNodes);
-    return BenchCluster.embedded(new File(work, "dfs"), config.dataNodes, config.replication,
-        config.blockSize);
   }
 
   @SuppressWarnings("unchecked")

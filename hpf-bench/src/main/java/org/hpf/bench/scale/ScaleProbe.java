@@ -77,7 +77,7 @@ public final class ScaleProbe {
     list(archive);
     int[] sample = readers(archive);
     warmGets(archive, sample);
-    coldGets(archive, sample);
+    coldGets(archive);
   }
 
   /**
@@ -250,7 +250,8 @@ public final class ScaleProbe {
       int samples = (int) Math.min(total, 32L * reader.directory().buckets().size());
       int[] sample = new SplittableRandom(spec.seed()).ints(samples, 0, total).toArray();
       for (int i : sample) {
-        check(i, reader.get(generator.generate(i).name()));
+        Generated expected = generator.generate(i);
+        check(expected, reader.get(expected.name()));
       }
       long afterAll = HeapWatch.liveAfterFullGc();
       result.put("readerHeapAfterOpenBytes", Math.max(0, afterOpen - before));
@@ -263,38 +264,36 @@ public final class ScaleProbe {
     SplittableRandom random = new SplittableRandom(spec.seed() + 1);
     try (HpfReader reader = HpfReader.open(conf, archive)) {
       for (int w = 0; w < Math.min(1000, spec.gets()); w++) {
-        reader.get(name(sample[random.nextInt(sample.length)]));
+        reader.get(generator.generate(sample[random.nextInt(sample.length)]).name());
       }
       double[] micros = new double[spec.gets()];
       for (int g = 0; g < micros.length; g++) {
-        int i = random.nextInt(total);
-        String name = name(i);
+        Generated expected = generator.generate(random.nextInt(total));
         long start = System.nanoTime();
-        byte[] bytes = reader.get(name);
+        byte[] bytes = reader.get(expected.name());
         micros[g] = (System.nanoTime() - start) / 1e3;
-        check(i, bytes);
+        check(expected, bytes);
       }
       latencies("warm", micros);
     }
   }
 
   /** A cold get: a new client, a new reader, one get. */
-  private void coldGets(Path archive, int[] sample) throws IOException {
+  private void coldGets(Path archive) throws IOException {
     SplittableRandom random = new SplittableRandom(spec.seed() + 2);
     double[] micros = new double[spec.coldGets()];
     for (int g = -Math.min(10, spec.coldGets()); g < micros.length; g++) {
-      int i = random.nextInt(total);
-      String name = name(i);
+      Generated expected = generator.generate(random.nextInt(total));
       long start = System.nanoTime();
       byte[] bytes;
       try (FileSystem fs = FileSystem.newInstance(archive.toUri(), conf);
           HpfReader reader = HpfReader.open(fs, archive, ReaderOptions.defaults())) {
-        bytes = reader.get(name);
+        bytes = reader.get(expected.name());
       }
       if (g >= 0) {
         micros[g] = (System.nanoTime() - start) / 1e3;
       }
-      check(i, bytes);
+      check(expected, bytes);
     }
     latencies("cold", micros);
   }
@@ -315,13 +314,9 @@ public final class ScaleProbe {
     result.put(phase + "Collections", usage.collections());
   }
 
-  private String name(int i) {
-    return generator.generate(i).name();
-  }
-
-  private void check(int i, byte[] bytes) {
-    if (!Arrays.equals(generator.generate(i).bytes(), bytes)) {
-      throw new IllegalStateException("member " + i + " read back wrong");
+  private static void check(Generated expected, byte[] bytes) {
+    if (!Arrays.equals(expected.bytes(), bytes)) {
+      throw new IllegalStateException("member " + expected.name() + " read back wrong");
     }
   }
 

@@ -50,7 +50,8 @@ public final class ScaleRun {
         results.write(json);
       }
       if (!config.hdfsSizes.isEmpty()) {
-        try (BenchCluster cluster = cluster(work)) {
+        try (BenchCluster cluster = BenchCluster.connectOrStart(config.fs, work,
+            config.dataNodes, config.replication, config.blockSize, log)) {
           for (int files : config.hdfsSizes) {
             probe("hdfs", cluster.uri().toString(), files, work, results);
             cluster.fs().delete(cluster.path("/hpf-scale"), true);
@@ -71,16 +72,6 @@ public final class ScaleRun {
     }
     log.println("results in " + out);
     return results;
-  }
-
-  private BenchCluster cluster(File work) throws IOException {
-    if (config.fs != null) {
-      return BenchCluster.remote(config.fs, new org.apache.hadoop.conf.Configuration(),
-          config.replication, config.blockSize);
-    }
-    log.printf(Locale.ROOT, "starting a MiniDFSCluster with %d DataNodes%n", config.dataNodes);
-    return BenchCluster.embedded(new File(work, "dfs"), config.dataNodes, config.replication,
-        config.blockSize);
   }
 
   /** Measures one archive size in a JVM of its own with the configured heap. */
