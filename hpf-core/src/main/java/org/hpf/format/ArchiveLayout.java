@@ -6,6 +6,8 @@ import java.util.Locale;
 public final class ArchiveLayout {
   public static final String LOCK = "_lock";
   public static final String JOURNAL_PREFIX = "_journal-";
+  /** Work of merges that run elsewhere (a MapReduce job), until their driver commits it. */
+  public static final String STAGING = "_staging";
 
   private ArchiveLayout() {}
 

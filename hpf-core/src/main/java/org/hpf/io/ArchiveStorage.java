@@ -57,6 +57,9 @@ public interface ArchiveStorage extends Closeable {
    */
   default void recoverLease(String name) throws IOException {}
 
+  /** Removes a directory inside the archive with everything below it; no error if absent. */
+  void deleteDirectory(String dir) throws IOException;
+
   /** Removes the whole archive directory: used only to clean up a create that failed. */
   void deleteRoot() throws IOException;
 }

@@ -46,6 +46,11 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
+  public void deleteDirectory(String dir) throws IOException {
+    delegate.deleteDirectory(dir);
+  }
+
+  @Override
   public List<String> list(String dir) throws IOException {
     return delegate.list(dir);
   }

@@ -108,6 +108,14 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   @Override
+  public void deleteDirectory(String dir) throws IOException {
+    if (dir.isEmpty()) {
+      throw new IllegalArgumentException("not a directory inside the archive: ''");
+    }
+    fs.delete(path(dir), true);
+  }
+
+  @Override
   public void mkdirs(String dir) throws IOException {
     Path path = dir.isEmpty() ? root : path(dir);
     if (!fs.mkdirs(path)) {

@@ -5,7 +5,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,7 +17,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
-import org.hpf.DuplicateNameException;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
 import org.hpf.NameExistsException;
@@ -34,8 +32,6 @@ import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveStorage;
 import org.hpf.read.HpfReader;
 import org.hpf.read.ReaderOptions;
-import org.hpf.write.spill.ExternalSorter;
-import org.hpf.write.spill.Scratch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -210,15 +206,8 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /** Adds one source file (which must not change while it is read). */
   void add(Source source, boolean replace) throws IOException {
-    FSDataInputStream in;
-    try {
-      in = source.fs().open(source.path());
-    } catch (FileNotFoundException e) {
-      throw new SourceException("source disappeared before it was read: " + source.path(), e);
-    }
-    try (in) {
-      add(new EntryEncoder.Member(source.name(), source.length(), source.mtimeMillis(), in, true,
-          source.path().toString()), replace);
+    try (FSDataInputStream in = EntryEncoder.open(source)) {
+      add(EntryEncoder.member(source, in), replace);
     }
   }
 
@@ -240,9 +229,14 @@ public final class ArchiveWriter implements AutoCloseable {
     if (manifest == null) {
       return null;
     }
-    IndexRecord existing = reader().recordOfHash(name);
+    return existing(reader(), name);
+  }
+
+  /** The member's record in {@code reader}'s generation, or null; fails on a hash collision. */
+  static IndexRecord existing(HpfReader reader, String name) throws IOException {
+    IndexRecord existing = reader.recordOfHash(name);
     if (existing != null) {
-      String member = reader().entryName(existing);
+      String member = reader.entryName(existing);
       if (!member.equals(name)) {
         // Replacing it would silently drop the other member.
         throw new HashCollisionException("'" + name + "' has the same 128-bit hash as the "
@@ -277,14 +271,14 @@ public final class ArchiveWriter implements AutoCloseable {
   /**
    * Adds every file below {@code sourceRoots} (see {@link SourceWalker} for the names), merged
    * by the writer's threads. Before a byte is written, one walk counts the files (for
-   * progress), finds names that two roots both give ({@link DuplicateNameException}) and, unless
+   * progress), finds names that two roots both give ({@link org.hpf.DuplicateNameException}) and, unless
    * {@code replace}, names the archive already has ({@link NameExistsException}). Holds no list
    * of the sources.
    */
   public void addTree(List<Path> sourceRoots, boolean replace) throws IOException {
     checkOpen();
-    TreeSurvey survey = survey(sourceRoots, replace);
-    options.progress().started(survey.files, survey.bytes);
+    SourceSurvey.Totals survey = survey(sourceRoots, replace);
+    options.progress().started(survey.files(), survey.bytes());
     addition();
     addSources(new SourceWalker(conf, sourceRoots), replace);
   }
@@ -340,91 +334,10 @@ public final class ArchiveWriter implements AutoCloseable {
     }
   }
 
-  /** Names to add that the archive already has: the first five, and how many. */
-  private final class Clashes {
-    private final List<String> first = new ArrayList<>();
-    private long count;
-
-    void check(String name) throws IOException {
-      if (existing(name) != null) {
-        count++;
-        if (first.size() < 5) {
-          first.add(name);
-        }
-      }
-    }
-
-    void throwIfAny() throws NameExistsException {
-      if (count > 0) {
-        throw new NameExistsException(storage.location(), first,
-            (int) Math.min(count, Integer.MAX_VALUE));
-      }
-    }
-  }
-
   /** Files and bytes of a tree, checked for duplicate and (unless replacing) existing names. */
-  private record TreeSurvey(long files, long bytes) {}
-
-  private TreeSurvey survey(List<Path> roots, boolean replace) throws IOException {
-    SourceWalker walker = new SourceWalker(conf, roots);
-    long files = 0;
-    long bytes = 0;
-    Clashes clashes = new Clashes();
-    boolean checkDuplicates = roots.size() > 1;
-    try (ExternalSorter names = checkDuplicates ? new ExternalSorter(
-        Scratch.in(options.scratchDirectory()), "sources",
-        org.apache.hadoop.io.WritableComparator::compareBytes)
-        : null) {
-      while (walker.hasNext()) {
-        Source source = walker.next();
-        files++;
-        bytes += source.length();
-        if (checkDuplicates) {
-          byte[] name = MemberNames.utf8(source.name());
-          names.add(java.nio.ByteBuffer.allocate(name.length + 5).put(name).put((byte) 0)
-              .putInt(walker.rootIndex()).array());
-        }
-        if (!replace) {
-          clashes.check(source.name());
-        }
-      }
-      if (checkDuplicates) {
-        checkDuplicates(names, roots);
-      }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
-    clashes.throwIfAny();
-    return new TreeSurvey(files, bytes);
-  }
-
-  // Source names spill as the name, a NUL (names have none) and the root's index, compared as
-  // bytes: equal names end up adjacent.
-
-  private static void checkDuplicates(ExternalSorter names, List<Path> roots)
-      throws IOException {
-    try (ExternalSorter.Sorted sorted = names.sort()) {
-      byte[] previous = null;
-      while (sorted.hasNext()) {
-        byte[] entry = sorted.next();
-        if (previous != null && previous.length - 5 == entry.length - 5
-            && java.util.Arrays.equals(previous, 0, previous.length - 5, entry, 0,
-                entry.length - 5)) {
-          String name = new String(entry, 0, entry.length - 5,
-              java.nio.charset.StandardCharsets.UTF_8);
-          throw new DuplicateNameException(name,
-              describe(roots, java.nio.ByteBuffer.wrap(previous).getInt(previous.length - 4),
-                  name),
-              describe(roots, java.nio.ByteBuffer.wrap(entry).getInt(entry.length - 4), name));
-        }
-        previous = entry;
-      }
-    }
-  }
-
-  private static String describe(List<Path> roots, int root, String name) {
-    Path path = roots.get(root);
-    return path.getName().equals(name) ? path.toString() : new Path(path, name).toString();
+  private SourceSurvey.Totals survey(List<Path> roots, boolean replace) throws IOException {
+    return SourceSurvey.run(conf, roots, options.scratchDirectory(), storage.location(),
+        replace ? null : name -> existing(name) != null, null);
   }
 
   /** True when members were added since the last commit. */
@@ -519,11 +432,13 @@ public final class ArchiveWriter implements AutoCloseable {
   public ChangeResult appendSources(List<Source> sources, boolean replace) throws IOException {
     checkNoAddition();
     if (!replace) {
-      Clashes clashes = new Clashes();
+      SourceSurvey.Clashes clashes = new SourceSurvey.Clashes();
       for (Source source : sources) {
-        clashes.check(source.name());
+        if (existing(source.name()) != null) {
+          clashes.add(source.name());
+        }
       }
-      clashes.throwIfAny();
+      clashes.throwIfAny(storage.location());
     }
     try {
       options.progress().started(sources.size(),

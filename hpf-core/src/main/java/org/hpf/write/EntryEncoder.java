@@ -34,9 +34,14 @@ final class EntryEncoder {
   /** Writes the file {@code source} at the current position of {@code part}. */
   IndexRecord write(Source source, PartWriter part) throws IOException {
     try (InputStream in = open(source)) {
-      return write(new Member(source.name(), source.length(), source.mtimeMillis(), in, true,
-          source.path().toString()), part);
+      return write(member(source, in), part);
     }
+  }
+
+  /** The member a source file becomes, read from {@code in} (opened by {@link #open}). */
+  static Member member(Source source, InputStream in) {
+    return new Member(source.name(), source.length(), source.mtimeMillis(), in, true,
+        source.path().toString());
   }
 
   /**
@@ -134,7 +139,8 @@ final class EntryEncoder {
     return header;
   }
 
-  private static FSDataInputStream open(Source source) throws IOException {
+  /** Opens a source file, saying so if it is gone. */
+  static FSDataInputStream open(Source source) throws IOException {
     try {
       return source.fs().open(source.path());
     } catch (java.io.FileNotFoundException e) {

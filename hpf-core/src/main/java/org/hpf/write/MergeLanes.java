@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.hpf.LimitExceededException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.EntryHeader;
 import org.hpf.format.IndexRecord;
@@ -37,7 +38,13 @@ final class MergeLanes {
         seal();
       }
       if (part == null) {
-        part = new PartWriter(storage, archiveId, nextPart.getAndIncrement(), blockSize);
+        int id = nextPart.getAndIncrement();
+        if (id >= partLimit) {
+          throw new LimitExceededException("members need more than the " + (partLimit
+              - firstPartId) + " part files set aside for them (ids " + firstPartId + " to "
+              + (partLimit - 1) + "); a source grew after it was listed?");
+        }
+        part = new PartWriter(storage, archiveId, id, blockSize);
         synchronized (written) {
           written.add(part.id());
         }
@@ -86,6 +93,8 @@ final class MergeLanes {
   private final long blockSize;
   private final long partSize;
   private final JournalWriter journal;
+  private final int firstPartId;
+  private final int partLimit;
   private final AtomicInteger nextPart;
   private final ConcurrentLinkedDeque<Lane> idle = new ConcurrentLinkedDeque<>();
   private final List<Lane> all = new ArrayList<>();
@@ -96,6 +105,15 @@ final class MergeLanes {
   /** @param partSize the archive's part size (its manifest's, for an append) */
   MergeLanes(ArchiveStorage storage, ArchiveId archiveId, WriterOptions options, long blockSize,
       long partSize, JournalWriter journal, int firstPartId) {
+    this(storage, archiveId, options, blockSize, partSize, journal, firstPartId,
+        Integer.MAX_VALUE);
+  }
+
+  /** As above, with part ids below {@code partLimit} only (merges that run side by side). */
+  MergeLanes(ArchiveStorage storage, ArchiveId archiveId, WriterOptions options, long blockSize,
+      long partSize, JournalWriter journal, int firstPartId, int partLimit) {
+    this.firstPartId = firstPartId;
+    this.partLimit = partLimit;
     this.storage = storage;
     this.archiveId = archiveId;
     this.options = options;

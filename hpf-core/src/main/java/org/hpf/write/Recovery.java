@@ -85,6 +85,12 @@ public final class Recovery {
       throws IOException {
     long committed = committedGeneration(storage);
     int stale = 0;
+    int stagingRemoved = 0;
+    if (storage.list("").contains(ArchiveLayout.STAGING)) {
+      // A job's driver holds the lock while its work is staged: this work's driver died.
+      storage.deleteDirectory(ArchiveLayout.STAGING);
+      stagingRemoved = 1;
+    }
     String pending = null;
     for (String name : storage.list("")) {
       if (!name.startsWith(ArchiveLayout.JOURNAL_PREFIX)) {
@@ -103,7 +109,8 @@ public final class Recovery {
     }
     Report forward = pending == null ? null : rollForward(storage, pending, committed, options,
         pool);
-    int deleted = GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+    int deleted = GarbageCollector.collect(storage, options.retainGenerations(), Set.of())
+        + stagingRemoved;
     Report report = forward == null
         ? new Report(stale, false, committed, 0, 0, false, 0, deleted, null)
         : new Report(stale, forward.rolledForward, forward.generation, forward.entries,

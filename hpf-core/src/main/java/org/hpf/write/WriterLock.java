@@ -59,6 +59,20 @@ public final class WriterLock implements AutoCloseable {
     }
   }
 
+  /**
+   * True when the lock exists and its line contains {@code token}: the work of a driver that
+   * died, or whose lock was broken, must not be committed under another writer's lock.
+   */
+  public static boolean heldBy(ArchiveStorage storage, String token) throws IOException {
+    if (!storage.exists(ArchiveLayout.LOCK)) {
+      return false;
+    }
+    try (ArchiveInput in = storage.open(ArchiveLayout.LOCK)) {
+      int n = (int) Math.min(in.length(), 1024);
+      return new String(in.readFully(0, n), StandardCharsets.UTF_8).contains(token);
+    }
+  }
+
   private static String holder(ArchiveStorage storage) {
     try (ArchiveInput in = storage.open(ArchiveLayout.LOCK)) {
       int n = (int) Math.min(in.length(), 1024);

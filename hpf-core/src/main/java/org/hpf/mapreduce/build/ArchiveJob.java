@@ -1,0 +1,257 @@
+package org.hpf.mapreduce.build;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.hpf.SourceException;
+import org.hpf.format.Manifest;
+import org.hpf.hdfs.HdfsReport;
+import org.hpf.write.ProgressListener;
+import org.hpf.write.StagedChange;
+import org.hpf.write.StagedPlan;
+import org.hpf.write.WriterOptions;
+
+/**
+ * Builds an archive from directories already on a cluster file system with a MapReduce job,
+ * the job {@code hadoop archive} runs for HAR (docs/CLUSTER.md):
+ *
+ * <ol>
+ *   <li>the driver locks the archive, walks the sources once (streaming them into a listing
+ *       file next to the archive, cut into splits; duplicate names across roots, and for an
+ *       append names the archive has, fail here, before anything is written);
+ *   <li>map tasks merge their split's files into parts with ids of their own
+ *       ({@link MergeMapper});
+ *   <li>the job's committer publishes every committed task's members as one generation, the
+ *       index built in bounded memory ({@link StagedCommitter});
+ *   <li>the driver cleans up and releases the lock; a failed job leaves the archive as it was
+ *       (a failed create leaves none).
+ * </ol>
+ *
+ * <p>Also a {@link Tool}: {@code hadoop jar hpf-core-<version>-hadoop.jar
+ * org.hpf.mapreduce.build.ArchiveJob [generic options] [--append] <source>... <archive>}.
+ */
+public final class ArchiveJob extends Configured implements Tool {
+
+  /** What the job did. */
+  public record Result(Path archive, String jobId, Manifest manifest, long files, long bytes,
+      int maps, long listingMillis, long jobMillis, long totalMillis, HdfsReport hdfs) {}
+
+  public ArchiveJob() {}
+
+  public ArchiveJob(Configuration conf) {
+    super(conf);
+  }
+
+  /** Creates {@code archive} from the files below the {@code sources} directories. */
+  public static Result create(Configuration conf, List<Path> sources, Path archive,
+      WriterOptions options) throws IOException {
+    return run(conf, sources, archive, false, options, job -> {});
+  }
+
+  /** Adds the files below the {@code sources} directories to {@code archive}. */
+  public static Result append(Configuration conf, List<Path> sources, Path archive,
+      WriterOptions options) throws IOException {
+    return run(conf, sources, archive, true, options, job -> {});
+  }
+
+  /** @param customize changes the job before it is submitted (tests) */
+  static Result run(Configuration conf, List<Path> sources, Path archive, boolean append,
+      WriterOptions options, Consumer<Job> customize) throws IOException {
+    long start = System.nanoTime();
+    FileSystem archiveFs = archive.getFileSystem(conf);
+    Path target = archiveFs.makeQualified(archive);
+    List<Path> roots = checkSources(conf, sources, target);
+    ProgressListener progress = options.progress();
+    try (StagedChange change = append ? StagedChange.append(conf, target, options)
+        : StagedChange.create(conf, target, options)) {
+      StagedPlan plan = change.plan();
+      Path staging = change.stagingDirectory();
+      progress.phase("listing");
+      Configuration jobConf = new Configuration(conf);
+      List<SourceSplit> splits;
+      StagedChange.Survey survey;
+      try (SourceListing listing = new SourceListing(jobConf, new Path(staging, "sources"),
+          conf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
+          conf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
+          conf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
+          plan.header().partSize(), plan.firstPartId())) {
+        survey = change.survey(roots, listing::add);
+        splits = listing.finish();
+      }
+      SourceListing.writeSplits(archiveFs, new Path(staging, "splits"), splits);
+      long listed = System.nanoTime();
+      progress.started(survey.files(), survey.bytes());
+      progress.phase("merging");
+
+      Job job = Job.getInstance(jobConf, (append ? "hpf append " : "hpf create ") + target);
+      configure(job, plan, target, staging, options);
+      customize.accept(job);
+      runToCompletion(job, staging, progress);
+      long ran = System.nanoTime();
+      progress.phase("committing");
+      Manifest manifest = change.finish();
+      if (manifest == null) {
+        throw new ArchiveJobException("job " + job.getJobID() + " succeeded but committed no "
+            + "generation of " + target);
+      }
+      return new Result(target, job.getJobID().toString(), manifest, survey.files(),
+          survey.bytes(), splits.size(), (listed - start) / 1_000_000,
+          (ran - listed) / 1_000_000, (System.nanoTime() - start) / 1_000_000,
+          change.hdfsReport());
+    }
+  }
+
+  /** The sources, qualified: existing directories, none holding the archive or inside it. */
+  private static List<Path> checkSources(Configuration conf, List<Path> sources, Path archive)
+      throws IOException {
+    if (sources.isEmpty()) {
+      throw new IllegalArgumentException("no source directory given");
+    }
+    List<Path> roots = new ArrayList<>();
+    for (Path source : sources) {
+      FileSystem fs = source.getFileSystem(conf);
+      FileStatus status;
+      try {
+        status = fs.getFileStatus(source);
+      } catch (FileNotFoundException e) {
+        throw new SourceException("source does not exist: " + source);
+      }
+      if (!status.isDirectory()) {
+        throw new SourceException("source is not a directory: " + status.getPath()
+            + " (the MapReduce build archives directories; add single files without "
+            + "--mapreduce)");
+      }
+      Path root = status.getPath();
+      if (within(archive, root)) {
+        throw new SourceException("the archive " + archive + " is inside the source " + root
+            + ": it would archive itself");
+      }
+      if (within(root, archive)) {
+        throw new SourceException("the source " + root + " is inside the archive " + archive);
+      }
+      roots.add(root);
+    }
+    return roots;
+  }
+
+  /** True when {@code path} is {@code dir} or below it (both qualified). */
+  private static boolean within(Path path, Path dir) {
+    for (Path at = path; at != null; at = at.getParent()) {
+      if (at.equals(dir)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void configure(Job job, StagedPlan plan, Path archive, Path staging,
+      WriterOptions options) {
+    job.setJarByClass(ArchiveJob.class);
+    job.setInputFormatClass(SourceInputFormat.class);
+    job.setMapperClass(MergeMapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputFormatClass(StagedOutputFormat.class);
+    job.setOutputKeyClass(NullWritable.class);
+    job.setOutputValueClass(NullWritable.class);
+    Configuration conf = job.getConfiguration();
+    plan.store(conf);
+    conf.set(JobSettings.ARCHIVE, archive.toString());
+    conf.set(JobSettings.STAGING, staging.toString());
+    conf.set(JobSettings.COMPRESSION, options.compression().name().toLowerCase(
+        java.util.Locale.ROOT));
+    if (options.replication() > 0) {
+      conf.setInt(JobSettings.REPLICATION, options.replication());
+    }
+  }
+
+  /** Submits the job and waits, reporting merged bytes; fails with the first task's error. */
+  private static void runToCompletion(Job job, Path staging, ProgressListener progress) throws IOException {
+    try {
+      job.submit();
+      long reported = 0;
+      while (!job.isComplete()) {
+        Thread.sleep(500);
+        reported = report(job, progress, reported);
+      }
+      report(job, progress, reported);
+      if (!job.isSuccessful()) {
+        throw new ArchiveJobException("job " + job.getJobID() + " failed: "
+            + JobFailure.describe(job, staging));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      try {
+        job.killJob();
+      } catch (IOException killFailed) {
+        e.addSuppressed(killFailed);
+      }
+      throw new InterruptedIOException("interrupted; job " + job.getJobID() + " killed");
+    } catch (ClassNotFoundException e) {
+      throw new IOException(e);
+    }
+  }
+
+  private static long report(Job job, ProgressListener progress, long reported)
+      throws IOException {
+    var counters = job.getCounters();
+    if (counters == null) {
+      return reported;
+    }
+    long bytes = counters.findCounter(MergeMapper.Counter.BYTES_MERGED).getValue();
+    if (bytes > reported) {
+      progress.merged(bytes - reported);
+    }
+    return Math.max(bytes, reported);
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    boolean append = false;
+    List<Path> paths = new ArrayList<>();
+    for (String arg : args) {
+      if (arg.equals("--append")) {
+        append = true;
+      } else if (arg.startsWith("-")) {
+        System.err.println("unknown option " + arg);
+        return usage(System.err);
+      } else {
+        paths.add(new Path(arg));
+      }
+    }
+    if (paths.size() < 2) {
+      return usage(System.err);
+    }
+    Configuration conf = getConf();
+    Result result = run(conf, paths.subList(0, paths.size() - 1), paths.get(paths.size() - 1),
+        append, JobSettings.writerOptions(conf), job -> {});
+    System.out.printf("%s generation %d of %s: %d files, %d bytes, %d map tasks, job %s in "
+        + "%.1f s (listing %.1f s)%n", append ? "appended" : "created",
+        result.manifest().generation(), result.archive(), result.files(), result.bytes(),
+        result.maps(), result.jobId(), result.totalMillis() / 1000.0,
+        result.listingMillis() / 1000.0);
+    return 0;
+  }
+
+  private static int usage(PrintStream out) {
+    out.println("usage: hadoop jar hpf-core-<version>-hadoop.jar " + ArchiveJob.class.getName()
+        + " [generic options] [--append] <source-dir>... <archive>");
+    return 2;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new ArchiveJob(new Configuration()), args));
+  }
+}

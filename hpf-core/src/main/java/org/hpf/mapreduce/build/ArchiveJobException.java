@@ -1,0 +1,12 @@
+package org.hpf.mapreduce.build;
+
+import org.hpf.HpfException;
+
+/** The archive job failed; the message says which job and why, from the failing task. */
+public final class ArchiveJobException extends HpfException {
+  private static final long serialVersionUID = 1L;
+
+  public ArchiveJobException(String message) {
+    super(message);
+  }
+}

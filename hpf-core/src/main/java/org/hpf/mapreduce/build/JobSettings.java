@@ -1,0 +1,69 @@
+package org.hpf.mapreduce.build;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.hpf.write.Compression;
+import org.hpf.write.WriterOptions;
+
+/**
+ * The {@link Configuration} keys of the archive job: what a user may set (with {@code -D} or in
+ * a site file) and what the driver passes to its tasks. docs/CLUSTER.md lists them.
+ */
+public final class JobSettings {
+  /** Threads each map task merges with: reading small files is latency-bound. */
+  public static final String MAP_THREADS = "hpf.mapreduce.map.threads";
+  public static final int DEFAULT_MAP_THREADS = 4;
+  /** A map task's share ends after this many files... */
+  public static final String SPLIT_FILES = "hpf.mapreduce.split.files";
+  public static final long DEFAULT_SPLIT_FILES = 20_000;
+  /** ...or this many bytes, whichever comes first. */
+  public static final String SPLIT_BYTES = "hpf.mapreduce.split.bytes";
+  public static final long DEFAULT_SPLIT_BYTES = 256L << 20;
+  /** auto, lz4 or none (see {@link Compression}). */
+  public static final String COMPRESSION = "hpf.mapreduce.compression";
+  /** Part size of a new archive, in bytes. */
+  public static final String PART_SIZE = "hpf.mapreduce.part.size";
+  /** Replication of the archive's files (0: the file system's default). */
+  public static final String REPLICATION = "hpf.mapreduce.replication";
+
+  // Set by the driver for its tasks and committer.
+  static final String ARCHIVE = "hpf.mapreduce.archive";
+  static final String STAGING = "hpf.mapreduce.staging";
+  static final String SPLITS = "hpf.mapreduce.splits";
+
+  private JobSettings() {}
+
+  /** Writer options from {@code conf}: what the tasks and the commit need. */
+  public static WriterOptions writerOptions(Configuration conf) {
+    WriterOptions.Builder options = WriterOptions.builder()
+        .threads(conf.getInt(MAP_THREADS, DEFAULT_MAP_THREADS))
+        .compression(Compression.valueOf(
+            conf.getTrimmed(COMPRESSION, "auto").toUpperCase(java.util.Locale.ROOT)));
+    long partSize = conf.getLong(PART_SIZE, 0);
+    if (partSize > 0) {
+      options.partSize(partSize);
+    }
+    int replication = conf.getInt(REPLICATION, 0);
+    if (replication > 0) {
+      options.replication(replication);
+    }
+    return options.build();
+  }
+
+  static Path archive(Configuration conf) {
+    return new Path(required(conf, ARCHIVE));
+  }
+
+  static Path staging(Configuration conf) {
+    return new Path(required(conf, STAGING));
+  }
+
+  private static String required(Configuration conf, String key) {
+    String value = conf.get(key);
+    if (value == null) {
+      throw new IllegalStateException("the job configuration has no " + key
+          + ": was it submitted by hpf's archive job?");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,112 @@
+package org.hpf.mapreduce.build;
+
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.hpf.hdfs.HdfsIntegration;
+import org.hpf.io.ArchiveStorage;
+import org.hpf.write.Source;
+import org.hpf.write.StagedMerge;
+import org.hpf.write.StagedPlan;
+import org.hpf.write.WriterOptions;
+
+/**
+ * A map task: merges its split's files into part files of its attempt's work directory with
+ * {@link JobSettings#MAP_THREADS} threads (reading small files is latency-bound), through a
+ * {@link StagedMerge}. Emits nothing: the committer moves the finished work into the archive.
+ */
+public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable, NullWritable> {
+
+  /** Counters the job reports. */
+  public enum Counter { FILES_MERGED, BYTES_MERGED }
+
+  @Override
+  public void run(Context context) throws IOException, InterruptedException {
+    try {
+      merge(context);
+    } catch (IOException | RuntimeException | Error e) {
+      // Where the driver finds it: the local job runner keeps no task diagnostics.
+      JobFailure.record(context.getConfiguration(), context.getTaskAttemptID(), e);
+      throw e;
+    }
+  }
+
+  private void merge(Context context) throws IOException, InterruptedException {
+    Configuration conf = context.getConfiguration();
+    SourceSplit split = (SourceSplit) context.getInputSplit();
+    StagedPlan plan = StagedPlan.load(conf);
+    WriterOptions options = JobSettings.writerOptions(conf);
+    Path work = StagedCommitter.workPath(conf, context.getTaskAttemptID());
+    FileSystem fs = work.getFileSystem(conf);
+    fs.mkdirs(work);
+    ArchiveStorage storage = HdfsIntegration.storage(fs, work, options.replication(),
+        plan.header().partSize(), options.hdfs());
+    int threads = options.threads();
+    ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
+      Thread thread = new Thread(runnable, "hpf-merge");
+      thread.setDaemon(true);
+      return thread;
+    });
+    Semaphore slots = new Semaphore(threads * 2);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    try (StagedMerge merge = new StagedMerge(storage, plan, options, split.firstPartId(),
+        split.partLimit())) {
+      long listed = 0;
+      while (failure.get() == null && context.nextKeyValue()) {
+        Source source = context.getCurrentKey().toSource(conf);
+        slots.acquire();
+        pool.execute(() -> {
+          try {
+            if (failure.get() == null) {
+              merge.add(source);
+              context.getCounter(Counter.FILES_MERGED).increment(1);
+              context.getCounter(Counter.BYTES_MERGED).increment(source.length());
+            }
+          } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+          } finally {
+            slots.release();
+          }
+        });
+        listed++;
+        merged(context, listed);
+      }
+      slots.acquire(threads * 2);
+      rethrow(failure.get());
+      merge.finish();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Called after each source is handed to a merge thread, with how many were; a place for
+   * tests to stop an attempt midway.
+   */
+  protected void merged(Context context, long sources) throws IOException {
+    context.progress();
+  }
+
+  private static void rethrow(Throwable failure) throws IOException {
+    if (failure == null) {
+      return;
+    }
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException re) {
+      throw re;
+    }
+    if (failure instanceof Error error) {
+      throw error;
+    }
+    throw new IOException(failure);
+  }
+}

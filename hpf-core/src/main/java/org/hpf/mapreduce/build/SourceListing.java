@@ -1,0 +1,127 @@
+package org.hpf.mapreduce.build;
+
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.SequenceFile;
+import org.hpf.LimitExceededException;
+import org.hpf.format.EntryHeader;
+import org.hpf.format.FileFooter;
+import org.hpf.format.FileHeader;
+import org.hpf.format.MemberNames;
+import org.hpf.write.Source;
+
+/**
+ * The job's source listing, written as the driver walks the sources: a SequenceFile of
+ * {@link ListedSource}s on the archive's file system, cut into {@link SourceSplit}s as it grows
+ * (a split ends after a number of files or bytes). The driver holds one split's counters and
+ * the finished splits, never the listing.
+ *
+ * <p>Each split gets the part ids its merge can need at most. A part rolls over when the next
+ * entry would not fit, so two consecutive parts of one merge thread together hold more than one
+ * part's room: a thread writing E bytes of entries uses at most 2E/room + 1 parts.
+ */
+final class SourceListing implements Closeable {
+  /** Most part ids an archive can have (the record's 24-bit part field). */
+  static final int MAX_PARTS = 1 << 24;
+
+  private final Path file;
+  private final SequenceFile.Writer writer;
+  private final long splitFiles;
+  private final long splitBytes;
+  private final int threads;
+  private final long partRoom;
+  private final List<SourceSplit> splits = new ArrayList<>();
+  private int nextPartId;
+  private long start;
+  private long files;
+  private long bytes;
+  private long entryBytes;
+
+  SourceListing(Configuration conf, Path file, long splitFiles, long splitBytes, int threads,
+      long partSize, int firstPartId) throws IOException {
+    this.file = file;
+    this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.file(file),
+        SequenceFile.Writer.keyClass(ListedSource.class),
+        SequenceFile.Writer.valueClass(NullWritable.class));
+    this.splitFiles = splitFiles;
+    this.splitBytes = splitBytes;
+    this.threads = threads;
+    this.partRoom = partSize - FileHeader.SIZE - 4 - FileFooter.SIZE;
+    this.nextPartId = firstPartId;
+    this.start = writer.getLength();
+  }
+
+  void add(Source source) throws IOException {
+    writer.append(new ListedSource(source), NullWritable.get());
+    files++;
+    bytes += source.length();
+    entryBytes += EntryHeader.size(MemberNames.utf8(source.name()).length) + source.length()
+        + EntryHeader.TRAILER_SIZE;
+    if (files >= splitFiles || bytes >= splitBytes) {
+      endSplit();
+    }
+  }
+
+  private void endSplit() throws IOException {
+    if (files == 0) {
+      return;
+    }
+    long parts = 2 * (entryBytes / partRoom) + 1L + threads;
+    if (nextPartId + parts > MAX_PARTS) {
+      throw new LimitExceededException("the sources need more than " + MAX_PARTS
+          + " part ids; raise the part size (" + JobSettings.PART_SIZE + ")");
+    }
+    splits.add(new SourceSplit(file.toString(), start, files, bytes, nextPartId,
+        (int) (nextPartId + parts)));
+    nextPartId += (int) parts;
+    start = writer.getLength();
+    files = 0;
+    bytes = 0;
+    entryBytes = 0;
+  }
+
+  /** Ends the listing (synced, closed) and returns its splits. */
+  List<SourceSplit> finish() throws IOException {
+    endSplit();
+    writer.hsync();
+    writer.close();
+    return splits;
+  }
+
+  @Override
+  public void close() throws IOException {
+    writer.close();
+  }
+
+  /** Writes the splits where the job's input format finds them. */
+  static void writeSplits(FileSystem fs, Path path, List<SourceSplit> splits)
+      throws IOException {
+    try (DataOutputStream out = fs.create(path, false)) {
+      out.writeInt(splits.size());
+      for (SourceSplit split : splits) {
+        split.write(out);
+      }
+    }
+  }
+
+  static List<SourceSplit> readSplits(FileSystem fs, Path path) throws IOException {
+    try (DataInputStream in = fs.open(path)) {
+      int count = in.readInt();
+      List<SourceSplit> splits = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        SourceSplit split = new SourceSplit();
+        split.readFields(in);
+        splits.add(split);
+      }
+      return splits;
+    }
+  }
+}

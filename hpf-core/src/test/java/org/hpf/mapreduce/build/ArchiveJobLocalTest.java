@@ -1,0 +1,166 @@
+package org.hpf.mapreduce.build;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.hpf.DuplicateNameException;
+import org.hpf.NameExistsException;
+import org.hpf.SourceException;
+import org.hpf.format.ArchiveLayout;
+import org.hpf.format.Manifest;
+import org.hpf.fs.LocalJobs;
+import org.hpf.read.HpfReader;
+import org.hpf.write.ArchiveCreator;
+import org.hpf.write.WriterOptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The archive job on the local job runner and the local file system. */
+@Tag("slow")
+class ArchiveJobLocalTest {
+  @TempDir java.nio.file.Path tmp;
+  private Configuration conf;
+  private FileSystem fs;
+  private Path sources;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    conf = LocalJobs.configure(new Configuration());
+    conf.setLong(JobSettings.SPLIT_FILES, 70); // several map tasks
+    conf.setInt(JobSettings.MAP_THREADS, 3);
+    fs = FileSystem.getLocal(conf).getRaw();
+    sources = new Path(tmp.resolve("sources").toUri());
+  }
+
+  private WriterOptions options() {
+    return WriterOptions.builder().threads(2).partSize(64 << 10).build();
+  }
+
+  @Test
+  void buildsWhatCreateBuildsFromTheSameSources() throws IOException {
+    Map<String, byte[]> files = new HashMap<>();
+    Path logs = new Path(sources, "logs");
+    Path images = new Path(sources, "images");
+    files.putAll(JobSources.write(fs, logs, "app", 300, 1));
+    files.putAll(JobSources.write(fs, images, "cam", 150, 2));
+    Path byJob = new Path(tmp.resolve("job.hpf").toUri());
+    ArchiveJob.Result result = ArchiveJob.create(conf, List.of(logs, images), byJob, options());
+
+    assertEquals(450, result.files());
+    assertTrue(result.maps() >= 6, "maps: " + result.maps());
+    assertEquals(1, result.manifest().generation());
+    JobSources.assertHolds(conf, byJob, new java.util.TreeMap<>(files));
+    Path byCreate = new Path(tmp.resolve("create.hpf").toUri());
+    ArchiveCreator.create(conf, byCreate, List.of(logs, images), options());
+    try (HpfReader job = HpfReader.open(conf, byJob);
+        HpfReader local = HpfReader.open(conf, byCreate)) {
+      assertEquals(local.manifest().fileCount(), job.manifest().fileCount());
+      assertEquals(local.manifest().originalBytes(), job.manifest().originalBytes());
+      assertEquals(local.manifest().storedBytes(), job.manifest().storedBytes());
+      try (var names = local.listEntries(); var jobNames = job.listEntries()) {
+        assertEquals(names.toList(), jobNames.toList());
+      }
+    }
+    assertOnlyGenerationFiles(byJob);
+  }
+
+  /** Nothing but what the newest generation names: no staging, lock or stray part. */
+  private void assertOnlyGenerationFiles(Path archive) throws IOException {
+    List<String> entries = JobSources.entries(fs, archive);
+    assertFalse(entries.contains(ArchiveLayout.STAGING), entries.toString());
+    assertFalse(entries.contains(ArchiveLayout.LOCK), entries.toString());
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      Manifest manifest = reader.manifest();
+      for (String entry : entries) {
+        if (entry.startsWith("part-")) {
+          int id = Integer.parseInt(entry.substring(5));
+          assertTrue(manifest.part(id) != null, "stray " + entry + " in " + entries);
+        }
+      }
+    }
+  }
+
+  @Test
+  void appendsThroughTheJob() throws IOException {
+    Path first = new Path(sources, "first");
+    Path second = new Path(sources, "second");
+    Map<String, byte[]> files = new java.util.TreeMap<>(JobSources.write(fs, first, "a", 120, 3));
+    Map<String, byte[]> more = JobSources.write(fs, second, "b", 90, 4);
+    Path archive = new Path(tmp.resolve("grow.hpf").toUri());
+    ArchiveJob.create(conf, List.of(first), archive, options());
+    ArchiveJob.Result appended = ArchiveJob.append(conf, List.of(second), archive, options());
+    assertEquals(2, appended.manifest().generation());
+    files.putAll(more);
+    JobSources.assertHolds(conf, archive, files);
+    assertOnlyGenerationFiles(archive);
+
+    // The same names again: refused before a task runs, the archive as it was.
+    NameExistsException clash = assertThrows(NameExistsException.class,
+        () -> ArchiveJob.append(conf, List.of(second), archive, options()));
+    assertTrue(clash.getMessage().contains("b/d0/s0/f-0.bin"), clash.getMessage());
+    JobSources.assertHolds(conf, archive, files);
+    assertOnlyGenerationFiles(archive);
+  }
+
+  @Test
+  void refusesBadSourcesBeforeWritingAnything() throws IOException {
+    Path tree = new Path(sources, "tree");
+    JobSources.write(fs, tree, "x", 10, 5);
+    Path archive = new Path(tmp.resolve("bad.hpf").toUri());
+
+    Path file = new Path(tree, "x/d0/s0/f-0.bin");
+    SourceException notDir = assertThrows(SourceException.class,
+        () -> ArchiveJob.create(conf, List.of(file), archive, options()));
+    assertTrue(notDir.getMessage().contains("not a directory"), notDir.getMessage());
+
+    SourceException missing = assertThrows(SourceException.class,
+        () -> ArchiveJob.create(conf, List.of(new Path(sources, "nope")), archive, options()));
+    assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+
+    Path inside = new Path(tree, "self.hpf");
+    SourceException self = assertThrows(SourceException.class,
+        () -> ArchiveJob.create(conf, List.of(tree), inside, options()));
+    assertTrue(self.getMessage().contains("inside the source"), self.getMessage());
+    assertFalse(fs.exists(inside));
+
+    // Two roots that both give x/...: named with both paths, nothing written.
+    Path twin = new Path(sources, "twin");
+    JobSources.write(fs, twin, "x", 3, 6);
+    DuplicateNameException duplicate = assertThrows(DuplicateNameException.class,
+        () -> ArchiveJob.create(conf, List.of(tree, twin), archive, options()));
+    assertTrue(duplicate.getMessage().contains("x/d0/s0/f-0.bin"), duplicate.getMessage());
+    assertFalse(fs.exists(archive));
+  }
+
+  @Test
+  void aSourceThatChangesWhileTheJobRunsFailsTheJobAndLeavesNoArchive() throws IOException {
+    Path tree = new Path(sources, "tree");
+    JobSources.write(fs, tree, "y", 200, 7);
+    Path archive = new Path(tmp.resolve("changing.hpf").toUri());
+    Path victim = new Path(tree, "y/d1/s1/f-1.bin");
+    ArchiveJobException failed = assertThrows(ArchiveJobException.class,
+        () -> ArchiveJob.run(conf, List.of(tree), archive, false, options(), job -> {
+          try (FSDataOutputStream out = fs.create(victim, true)) {
+            out.write(new byte[5]); // after listing, before the tasks read it
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }));
+    assertTrue(failed.getMessage().contains("changed while it was read"), failed.getMessage());
+    assertTrue(failed.getMessage().contains("f-1.bin"), failed.getMessage());
+    assertFalse(fs.exists(archive), "a failed create leaves no archive");
+  }
+}

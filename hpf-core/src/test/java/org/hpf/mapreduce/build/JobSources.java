@@ -1,0 +1,76 @@
+package org.hpf.mapreduce.build;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.hpf.read.HpfReader;
+
+/** Source trees for the archive job's tests, on any file system, with their expected bytes. */
+final class JobSources {
+  private JobSources() {}
+
+  /**
+   * Writes {@code count} files below {@code root} (nested directories, sizes from 0 to a few
+   * KiB, every tenth compressible, one of 200 KiB); returns member name to bytes.
+   */
+  static Map<String, byte[]> write(FileSystem fs, Path root, String prefix, int count,
+      long seed) throws IOException {
+    Random random = new Random(seed);
+    Map<String, byte[]> files = new TreeMap<>();
+    for (int i = 0; i < count; i++) {
+      byte[] bytes;
+      if (i == count / 2) {
+        bytes = new byte[200 << 10];
+        random.nextBytes(bytes);
+      } else if (i % 10 == 0) {
+        bytes = ("line " + i + "\n").repeat(1 + random.nextInt(200))
+            .getBytes(StandardCharsets.UTF_8);
+      } else {
+        bytes = new byte[random.nextInt(4096)];
+        random.nextBytes(bytes);
+      }
+      String name = prefix + "/d" + (i % 5) + "/s" + (i % 3) + "/f-" + i + ".bin";
+      try (FSDataOutputStream out = fs.create(new Path(root, name), false)) {
+        out.write(bytes);
+      }
+      files.put(name, bytes);
+    }
+    return files;
+  }
+
+  /** The archive holds exactly {@code expected}, byte for byte. */
+  static void assertHolds(Configuration conf, Path archive, Map<String, byte[]> expected)
+      throws IOException {
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      List<String> names;
+      try (var listed = reader.list()) {
+        names = listed.toList();
+      }
+      assertEquals(new ArrayList<>(expected.keySet()), names);
+      for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+        assertArrayEquals(e.getValue(), reader.get(e.getKey()), e.getKey());
+      }
+      assertEquals(expected.size(), reader.manifest().fileCount());
+    }
+  }
+
+  /** The names of the archive directory's entries. */
+  static List<String> entries(FileSystem fs, Path archive) throws IOException {
+    List<String> names = new ArrayList<>();
+    for (var status : fs.listStatus(archive)) {
+      names.add(status.getPath().getName());
+    }
+    return names;
+  }
+}
