@@ -65,15 +65,7 @@ class ArchiveJobLocalTest {
     JobSources.assertHolds(conf, byJob, new java.util.TreeMap<>(files));
     Path byCreate = new Path(tmp.resolve("create.hpf").toUri());
     ArchiveCreator.create(conf, byCreate, List.of(logs, images), options());
-    try (HpfReader job = HpfReader.open(conf, byJob);
-        HpfReader local = HpfReader.open(conf, byCreate)) {
-      assertEquals(local.manifest().fileCount(), job.manifest().fileCount());
-      assertEquals(local.manifest().originalBytes(), job.manifest().originalBytes());
-      assertEquals(local.manifest().storedBytes(), job.manifest().storedBytes());
-      try (var names = local.listEntries(); var jobNames = job.listEntries()) {
-        assertEquals(names.toList(), jobNames.toList());
-      }
-    }
+    JobSources.assertSameMembers(conf, byCreate, byJob);
     assertOnlyGenerationFiles(byJob);
   }
 

@@ -65,6 +65,25 @@ final class JobSources {
     }
   }
 
+  /** Two archives hold the same members with the same bytes, lengths and times. */
+  static void assertSameMembers(Configuration conf, Path expected, Path actual)
+      throws IOException {
+    try (HpfReader want = HpfReader.open(conf, expected);
+        HpfReader got = HpfReader.open(conf, actual)) {
+      assertEquals(want.manifest().fileCount(), got.manifest().fileCount());
+      assertEquals(want.manifest().originalBytes(), got.manifest().originalBytes());
+      assertEquals(want.manifest().storedBytes(), got.manifest().storedBytes());
+      List<org.hpf.format.NameEntry> entries;
+      try (var names = want.listEntries(); var gotNames = got.listEntries()) {
+        entries = names.toList();
+        assertEquals(entries, gotNames.toList());
+      }
+      for (org.hpf.format.NameEntry entry : entries) {
+        assertArrayEquals(want.get(entry.name()), got.get(entry.name()), entry.name());
+      }
+    }
+  }
+
   /** The names of the archive directory's entries. */
   static List<String> entries(FileSystem fs, Path archive) throws IOException {
     List<String> names = new ArrayList<>();
