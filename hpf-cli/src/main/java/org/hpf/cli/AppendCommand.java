@@ -8,6 +8,7 @@ import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.ChangeResult;
+import org.hpf.mapreduce.build.ArchiveJob;
 import org.hpf.write.WriterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,6 +33,11 @@ final class AppendCommand extends HpfSubcommand {
 
   @Mixin
   private CacheOptions cache = new CacheOptions();
+
+  @Option(names = "--mapreduce", order = 2,
+      description = "Add with a MapReduce job, as create --mapreduce does (sources must be "
+          + "directories; not with --replace).")
+  private boolean mapreduce;
 
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive to add to.")
   private String archive;
@@ -65,6 +71,21 @@ final class AppendCommand extends HpfSubcommand {
       }
     }
 
+    if (mapreduce) {
+      if (replace) {
+        throw new ParameterException(spec.commandLine(),
+            "--replace is not supported with --mapreduce");
+      }
+      ArchiveJob.Result result;
+      try (Progress progress = progress("append")) {
+        builder.progress(progress);
+        result = ArchiveJob.append(configuration(), roots, archivePath, builder.build());
+      }
+      if (!quiet()) {
+        JobSummary.print(out(), "appended to", result);
+      }
+      return ExitCodes.OK;
+    }
     ChangeResult result;
     try (Progress progress = progress("append")) {
       builder.progress(progress);

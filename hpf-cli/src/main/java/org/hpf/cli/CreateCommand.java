@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
+import org.hpf.mapreduce.build.ArchiveJob;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.CreateResult;
 import org.hpf.write.WriterOptions;
@@ -38,6 +39,13 @@ final class CreateCommand extends HpfSubcommand {
       description = "Most names per index bucket (default: 65536, or fewer if that would not "
           + "fit one block).")
   private Integer bucketCapacity;
+
+  @Option(names = "--mapreduce", order = 22,
+      description = "Build with a MapReduce job: map tasks merge the files in parallel where "
+          + "they are (sources must be directories). Runs on the cluster that "
+          + "mapreduce.framework.name names (yarn), else in this process with the local job "
+          + "runner. See docs/CLUSTER.md.")
+  private boolean mapreduce;
 
   @Parameters(arity = "1..*", paramLabel = "<source>... <archive>", hideParamSyntax = true,
       description = "Files or directories to archive, then the archive to create (a directory,"
@@ -78,6 +86,17 @@ final class CreateCommand extends HpfSubcommand {
       throw new ArchiveExistsException(archive.toString());
     }
 
+    if (mapreduce) {
+      ArchiveJob.Result result;
+      try (Progress progress = progress("create")) {
+        builder.progress(progress);
+        result = ArchiveJob.create(configuration(), sources, archive, builder.build());
+      }
+      if (!quiet()) {
+        JobSummary.print(out(), "created", result);
+      }
+      return ExitCodes.OK;
+    }
     CreateResult result;
     try (Progress progress = progress("create")) {
       builder.progress(progress);
