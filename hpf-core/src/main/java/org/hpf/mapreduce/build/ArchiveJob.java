@@ -159,7 +159,9 @@ public final class ArchiveJob extends Configured implements Tool {
 
   private static void configure(Job job, StagedPlan plan, Path archive, Path staging,
       WriterOptions options) {
-    job.setJarByClass(ArchiveJob.class);
+    if (job.getConfiguration().get("mapreduce.job.jar") == null) {
+      job.setJarByClass(ArchiveJob.class); // the shaded jar under hadoop jar
+    }
     job.setInputFormatClass(SourceInputFormat.class);
     job.setMapperClass(MergeMapper.class);
     job.setNumReduceTasks(0);

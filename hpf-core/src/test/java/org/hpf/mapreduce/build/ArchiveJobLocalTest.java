@@ -155,4 +155,38 @@ class ArchiveJobLocalTest {
     assertTrue(failed.getMessage().contains("f-1.bin"), failed.getMessage());
     assertFalse(fs.exists(archive), "a failed create leaves no archive");
   }
+
+  @Test
+  void workStagedByADriverThatDiedIsNeverCommittedAndRecoveryRemovesIt() throws IOException {
+    Path first = new Path(sources, "first");
+    Map<String, byte[]> files = new java.util.TreeMap<>(JobSources.write(fs, first, "a", 40, 8));
+    Path second = new Path(sources, "second");
+    JobSources.write(fs, second, "b", 40, 9);
+    Path archive = new Path(tmp.resolve("orphan.hpf").toUri());
+    ArchiveJob.create(conf, List.of(first), archive, options());
+
+    // A driver starts an append, its tasks stage work, and it dies (never closed).
+    org.hpf.write.StagedChange dead = org.hpf.write.StagedChange.append(conf, archive,
+        options());
+    Path work = new Path(dead.stagingDirectory(), "attempts/a0");
+    fs.mkdirs(work);
+    try (org.hpf.write.StagedMerge merge = new org.hpf.write.StagedMerge(
+        org.hpf.hdfs.HdfsIntegration.storage(fs, work), dead.plan(), options(),
+        dead.plan().firstPartId(), dead.plan().firstPartId() + 10)) {
+      dead.survey(List.of(second), merge::add);
+      merge.finish();
+    }
+    Path journal = new Path(work, org.hpf.write.StagedMerge.JOURNAL);
+
+    // An operator breaks the stale lock: recovery removes the staged work...
+    org.hpf.write.ArchiveWriter.recover(conf, archive,
+        WriterOptions.builder().breakLock(true).build());
+    assertFalse(JobSources.entries(fs, archive).contains(ArchiveLayout.STAGING));
+    // ...and the dead driver's job can no longer commit it.
+    org.hpf.HpfException refused = assertThrows(org.hpf.HpfException.class,
+        () -> org.hpf.write.StagedChange.commit(conf, archive, dead.plan(), List.of(journal),
+            options()));
+    assertTrue(refused.getMessage().contains("no longer holds"), refused.getMessage());
+    JobSources.assertHolds(conf, archive, files);
+  }
 }
