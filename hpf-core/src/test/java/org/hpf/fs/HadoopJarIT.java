@@ -53,8 +53,47 @@ class HadoopJarIT {
     assertEquals(files.get(name), fsShell("-cat", root + "/" + name));
   }
 
+  /**
+   * {@code hadoop jar hpf-core-<version>-hadoop.jar org.hpf.mapreduce.build.ArchiveJob}: the
+   * archive job runs (on the local job runner) with only the jar added to Hadoop's classpath.
+   */
+  @Test
+  void theArchiveJobRunsFromTheHadoopJar() throws Exception {
+    Path src = dir.resolve("job-src");
+    Map<String, String> files = new TreeMap<>();
+    for (int i = 0; i < 40; i++) {
+      files.put("d" + (i % 4) + "/f" + i + ".txt", ("record " + i + "\n").repeat(20 + i));
+    }
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      Path file = src.resolve(f.getKey());
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, f.getValue());
+    }
+    Path archive = dir.resolve("job.hpf");
+    String jar = System.getProperty("hpf.hadoopJar");
+    String out = hadoop("org.apache.hadoop.util.RunJar", jar,
+        "org.hpf.mapreduce.build.ArchiveJob", "-D", "mapreduce.framework.name=local",
+        "-D", "hadoop.tmp.dir=" + dir.resolve("hadoop-tmp"), src.toUri().toString(),
+        archive.toUri().toString());
+    assertTrue(out.contains("created generation 1"), out);
+    try (var reader = org.hpf.read.HpfReader.open(new Configuration(),
+        new org.apache.hadoop.fs.Path(archive.toUri()))) {
+      assertEquals(files.size(), reader.manifest().fileCount());
+      for (Map.Entry<String, String> f : files.entrySet()) {
+        assertEquals(f.getValue(), new String(reader.get(f.getKey()), StandardCharsets.UTF_8));
+      }
+    }
+  }
+
   /** Runs FsShell in a new JVM on the Hadoop classpath plus the hadoop jar; its stdout. */
   private String fsShell(String... args) throws IOException, InterruptedException {
+    List<String> all = new ArrayList<>(List.of("org.apache.hadoop.fs.FsShell"));
+    all.addAll(List.of(args));
+    return hadoop(all.toArray(new String[0]));
+  }
+
+  /** Runs a main class in a new JVM on the Hadoop classpath plus the hadoop jar; its stdout. */
+  private String hadoop(String... args) throws IOException, InterruptedException {
     String jar = System.getProperty("hpf.hadoopJar");
     String hadoop = Files.readString(Path.of(System.getProperty("hpf.hadoopClasspath"))).strip();
     assertTrue(Files.isRegularFile(Path.of(jar)), jar);
@@ -68,14 +107,13 @@ class HadoopJarIT {
     Files.writeString(conf.resolve("core-site.xml"), "<configuration/>\n");
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-cp", String.join(java.io.File.pathSeparator, conf.toString(), jar, hadoop),
-        "org.apache.hadoop.fs.FsShell"));
+        "-cp", String.join(java.io.File.pathSeparator, conf.toString(), jar, hadoop)));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command)
         .redirectError(dir.resolve("stderr.txt").toFile())
         .start();
     byte[] out = process.getInputStream().readAllBytes();
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "FsShell finished");
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), args[0] + " finished");
     assertEquals(0, process.exitValue(), () -> String.join(" ", args) + " failed: "
         + readQuietly(dir.resolve("stderr.txt")));
     return new String(out, StandardCharsets.UTF_8);
