@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -13,6 +14,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.hpf.hdfs.HdfsLeases;
 
@@ -59,8 +61,25 @@ public final class HadoopStorage implements ArchiveStorage {
     Path path = path(name);
     long block = blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path);
     int buffer = fs.getConf().getInt("io.file.buffer.size", 4096);
+    boolean overwrite = false;
+    if (fs instanceof RawLocalFileSystem local) {
+      // Hadoop's local create checks, then opens: two processes could both "create" the lock.
+      // Creating the file with O_EXCL first makes the check and the create one step.
+      createExclusively(local.pathToFile(path).toPath(), path);
+      overwrite = true; // the empty file just made, ours
+    }
     // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
-    return new HadoopOutput(fs.create(path, false, Math.max(buffer, 64 * 1024), replication, block));
+    return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication,
+        block));
+  }
+
+  private static void createExclusively(java.nio.file.Path file, Path path) throws IOException {
+    Files.createDirectories(file.getParent());
+    try {
+      Files.createFile(file);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(path + " already exists");
+    }
   }
 
   @Override
@@ -94,12 +113,35 @@ public final class HadoopStorage implements ArchiveStorage {
   @Override
   public void rename(String from, String to) throws IOException {
     Path target = path(to);
+    if (fs instanceof RawLocalFileSystem local) {
+      renameNoReplace(local.pathToFile(path(from)).toPath(), local.pathToFile(target).toPath(),
+          target);
+      return;
+    }
     if (fs.exists(target)) {
       throw new FileAlreadyExistsException("rename target exists: " + target);
     }
     if (!fs.rename(path(from), target)) {
       throw new IOException("could not rename " + path(from) + " to " + target);
     }
+  }
+
+  /**
+   * A POSIX rename replaces its target, so a local check-then-rename could replace a manifest
+   * another process committed in between: a hard link fails atomically if the target exists.
+   */
+  private static void renameNoReplace(java.nio.file.Path from, java.nio.file.Path to,
+      Path target) throws IOException {
+    try {
+      Files.createLink(to, from);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException("rename target exists: " + target);
+    } catch (UnsupportedOperationException e) {
+      // No hard links on this file system: a plain move, which checks first.
+      Files.move(from, to);
+      return;
+    }
+    Files.delete(from);
   }
 
   @Override

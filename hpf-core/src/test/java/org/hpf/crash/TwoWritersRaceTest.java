@@ -1,0 +1,122 @@
+package org.hpf.crash;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.hpf.read.ArchiveVerifier;
+import org.hpf.read.HpfReader;
+import org.hpf.testing.MiniDfs;
+import org.hpf.write.ArchiveWriter;
+import org.hpf.write.WriterOptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two writer processes (not threads: the lock is between processes) race for one archive, round
+ * after round, started together: exactly one gets the lock each round, and the archive ends up
+ * with exactly the winners' members, intact.
+ */
+@Tag("slow")
+class TwoWritersRaceTest {
+  private static final int ROUNDS = 40;
+
+  @TempDir Path tmp;
+
+  @Test
+  void onTheLocalFileSystem() throws Exception {
+    race(new Configuration(), new org.apache.hadoop.fs.Path(tmp.resolve("race.hpf").toUri()));
+  }
+
+  @Test
+  @Tag("hdfs")
+  void onHdfs() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    race(dfs.configuration(), dfs.fileSystem().makeQualified(
+        new org.apache.hadoop.fs.Path("/race-" + System.nanoTime() + ".hpf")));
+  }
+
+  private void race(Configuration conf, org.apache.hadoop.fs.Path archive) throws Exception {
+    try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, WriterOptions.defaults())) {
+      writer.add("seed", new byte[] {1}, 0);
+      writer.commit();
+    }
+    Path control = Files.createDirectories(tmp.resolve("control-" + System.nanoTime()));
+    List<Process> contenders = new ArrayList<>();
+    for (String name : List.of("a", "b")) {
+      contenders.add(start(conf, archive, control, name));
+    }
+    try {
+      List<String> winners = new ArrayList<>();
+      for (int round = 0; round < ROUNDS; round++) {
+        LockContender.report(control, "go-" + round, "");
+        String a = awaitReport(control.resolve("result-a-" + round), contenders);
+        String b = awaitReport(control.resolve("result-b-" + round), contenders);
+        assertEquals(List.of("locked", "won"), java.util.stream.Stream.of(a, b).sorted().toList(),
+            "round " + round + ": a " + a
+            + ", b " + b);
+        LockContender.report(control, "commit-" + round, "");
+        winners.add(awaitReport(control.resolve("committed-" + round), contenders));
+      }
+      for (Process process : contenders) {
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue());
+      }
+      try (HpfReader reader = HpfReader.open(conf, archive)) {
+        assertEquals(ROUNDS + 1, reader.manifest().fileCount());
+        assertEquals(ROUNDS + 1, reader.manifest().generation());
+        for (int round = 0; round < ROUNDS; round++) {
+          String winner = winners.get(round);
+          assertArrayEquals((winner + " " + round).getBytes(StandardCharsets.UTF_8),
+              reader.get(winner + "/round-" + round));
+        }
+      }
+      ArchiveVerifier.Report report = ArchiveVerifier.verify(
+          org.hpf.hdfs.HdfsIntegration.storage(archive.getFileSystem(conf), archive),
+          org.hpf.read.ReaderOptions.defaults(), bytes -> {});
+      assertTrue(report.ok(), report.problems().toString());
+    } finally {
+      for (Process process : contenders) {
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  private static Process start(Configuration conf, org.apache.hadoop.fs.Path archive,
+      Path control, String name) throws Exception {
+    List<String> command = List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "-cp", System.getProperty("java.class.path"), LockContender.class.getName(),
+        archive.toString(), String.valueOf(ROUNDS), control.toString(), name);
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(control.resolve("out-" + name + ".txt").toFile())
+        .start();
+  }
+
+  private static String awaitReport(Path file, List<Process> contenders) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!Files.exists(file)) {
+      for (Process process : contenders) {
+        if (!process.isAlive() && process.exitValue() != 0) {
+          throw new AssertionError("a contender failed: " + Files.readString(
+              file.getParent().resolve("out-" + (contenders.indexOf(process) == 0 ? "a" : "b")
+                  + ".txt")));
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("no " + file.getFileName() + " after 120 s");
+      }
+      Thread.sleep(1);
+    }
+    return Files.readString(file);
+  }
+}
