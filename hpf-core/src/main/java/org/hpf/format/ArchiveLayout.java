@@ -5,6 +5,8 @@ import java.util.Locale;
 /** File names inside an archive directory (docs/FORMAT.md, "The archive directory"). */
 public final class ArchiveLayout {
   public static final String LOCK = "_lock";
+  /** Held, briefly, by the one process that takes over the lock of a writer that is gone. */
+  public static final String LOCK_TAKEOVER = "_lock.takeover";
   public static final String JOURNAL_PREFIX = "_journal-";
   /** Work of merges that run elsewhere (a MapReduce job), until their driver commits it. */
   public static final String STAGING = "_staging";

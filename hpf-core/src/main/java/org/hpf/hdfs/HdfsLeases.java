@@ -35,4 +35,26 @@ public final class HdfsLeases {
       pause = Math.min(pause * 2, 2000);
     }
   }
+
+  /**
+   * True when the client that holds {@code path} open has stopped renewing its lease past the
+   * soft limit (HDFS's notion of a dead writer; lease recovery is then under way) or has closed
+   * it; false while the holder renews it. Asks the NameNode by trying to append, which it
+   * refuses to a second client while the holder's lease is live.
+   */
+  public static boolean holderIsGone(DistributedFileSystem fs, Path path) throws IOException {
+    try {
+      fs.append(path).close();
+      return true; // closed: nobody holds it
+    } catch (org.apache.hadoop.ipc.RemoteException e) {
+      // The exception classes live in the NameNode's jar: compare by name.
+      if (e.getClassName().endsWith(".RecoveryInProgressException")) {
+        return true; // the soft limit passed: the NameNode is recovering the lease
+      }
+      if (e.getClassName().endsWith(".AlreadyBeingCreatedException")) {
+        return false; // the holder renews its lease
+      }
+      throw e;
+    }
+  }
 }

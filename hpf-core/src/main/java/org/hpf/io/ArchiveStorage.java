@@ -60,6 +60,15 @@ public interface ArchiveStorage extends Closeable {
   /** Removes a directory inside the archive with everything below it; no error if absent. */
   void deleteDirectory(String dir) throws IOException;
 
+  /**
+   * True when the file system knows that whoever holds {@code name} open for writing is gone
+   * (on HDFS: its lease expired past the soft limit, or the file was closed); false when it is
+   * alive or the file system cannot tell.
+   */
+  default boolean writerIsGone(String name) throws IOException {
+    return false;
+  }
+
   /** Removes the whole archive directory: used only to clean up a create that failed. */
   void deleteRoot() throws IOException;
 }

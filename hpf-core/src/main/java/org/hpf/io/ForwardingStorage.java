@@ -46,6 +46,11 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
+  public boolean writerIsGone(String name) throws IOException {
+    return delegate.writerIsGone(name);
+  }
+
+  @Override
   public void deleteDirectory(String dir) throws IOException {
     delegate.deleteDirectory(dir);
   }

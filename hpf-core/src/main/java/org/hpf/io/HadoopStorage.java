@@ -166,6 +166,11 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   @Override
+  public boolean writerIsGone(String name) throws IOException {
+    return fs instanceof DistributedFileSystem dfs && HdfsLeases.holderIsGone(dfs, path(name));
+  }
+
+  @Override
   public void recoverLease(String name) throws IOException {
     if (fs instanceof DistributedFileSystem dfs) {
       HdfsLeases.recover(dfs, path(name));

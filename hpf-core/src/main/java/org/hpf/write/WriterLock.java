@@ -5,6 +5,8 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.hpf.ArchiveLockedException;
@@ -12,6 +14,8 @@ import org.hpf.format.ArchiveLayout;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The exclusive writer lock: the file {@code _lock}, created only if absent and kept open (on
@@ -19,6 +23,9 @@ import org.hpf.io.ArchiveStorage;
  * naming the holder, which a second writer quotes in its error.
  */
 public final class WriterLock implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WriterLock.class);
+  /** The holder line's user@host and pid. */
+  private static final Pattern HOLDER = Pattern.compile(" by \\S*@(\\S+) \\(pid (\\d+)\\)");
   private final ArchiveStorage storage;
   private final ArchiveOutput file;
   private boolean released;
@@ -28,7 +35,68 @@ public final class WriterLock implements AutoCloseable {
     this.file = file;
   }
 
+  /**
+   * Takes the lock. A lock whose holder is gone (see {@link #whyGone}) is taken over, with a
+   * warning; a live holder's never is ({@link ArchiveLockedException}).
+   */
   public static WriterLock acquire(ArchiveStorage storage, String operation) throws IOException {
+    try {
+      return create(storage, operation);
+    } catch (ArchiveLockedException locked) {
+      String holder = holder(storage);
+      String gone = whyGone(storage, holder);
+      if (gone == null) {
+        throw locked;
+      }
+      return takeOver(storage, operation, holder, gone, locked);
+    }
+  }
+
+  /**
+   * Replaces a dead holder's lock. Only one process takes over at a time: the takeover marker is
+   * created exclusively, and the holder is read again under it, so two processes that both
+   * judged the same holder dead cannot both end up holding the lock.
+   */
+  private static WriterLock takeOver(ArchiveStorage storage, String operation, String holder,
+      String gone, ArchiveLockedException locked) throws IOException {
+    ArchiveOutput marker;
+    try {
+      marker = storage.create(ArchiveLayout.LOCK_TAKEOVER, 0);
+    } catch (FileAlreadyExistsException | RemoteException e) {
+      throw locked; // another process is taking over
+    }
+    try {
+      if (!holder.equals(holder(storage))) {
+        throw locked;
+      }
+      LOG.warn("{}: taking over the lock of a writer that is gone ({}): {}", storage.location(),
+          gone, holder);
+      breakLock(storage);
+      return create(storage, operation);
+    } finally {
+      marker.close();
+      storage.delete(ArchiveLayout.LOCK_TAKEOVER);
+    }
+  }
+
+  /** Why the lock's holder is known to be gone, or null if it may be alive. */
+  static String whyGone(ArchiveStorage storage, String holder) throws IOException {
+    Matcher line = HOLDER.matcher(holder);
+    if (line.find() && line.group(1).equals(hostName())) {
+      long pid = Long.parseLong(line.group(2));
+      if (ProcessHandle.of(pid).isEmpty()) {
+        return "process " + pid + " no longer runs on this host";
+      }
+      return null; // alive here: the file system's view cannot overrule that
+    }
+    if (storage.writerIsGone(ArchiveLayout.LOCK)) {
+      return "its client stopped renewing its HDFS lease past the soft limit";
+    }
+    return null;
+  }
+
+  private static WriterLock create(ArchiveStorage storage, String operation)
+      throws IOException {
     ArchiveOutput file;
     try {
       file = storage.create(ArchiveLayout.LOCK, 0);
@@ -53,6 +121,11 @@ public final class WriterLock implements AutoCloseable {
    * live writer still holds open is closed under it rather than left half-owned.
    */
   public static void breakStale(ArchiveStorage storage) throws IOException {
+    breakLock(storage);
+    storage.delete(ArchiveLayout.LOCK_TAKEOVER); // of a process that died taking over
+  }
+
+  private static void breakLock(ArchiveStorage storage) throws IOException {
     if (storage.exists(ArchiveLayout.LOCK)) {
       storage.recoverLease(ArchiveLayout.LOCK);
       storage.delete(ArchiveLayout.LOCK);
