@@ -118,6 +118,7 @@ final class AppendCommand extends HpfSubcommand {
     out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
         Units.rate(r.bytesWritten(), r.millis()),
         r.millis() <= 0 ? "-" : Units.count(files * 1000 / r.millis()));
+    printLinks(out, r.links());
     printHdfs(out, r.hdfs());
   }
 }

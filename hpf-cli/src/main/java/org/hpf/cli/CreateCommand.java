@@ -128,6 +128,7 @@ final class CreateCommand extends HpfSubcommand {
     out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
         Units.rate(r.originalBytes(), r.totalMillis()),
         r.totalMillis() <= 0 ? "-" : Units.count(r.files() * 1000 / r.totalMillis()));
+    printLinks(out, r.links());
     printHdfs(out, r.hdfs());
   }
 }

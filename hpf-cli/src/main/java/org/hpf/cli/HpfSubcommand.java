@@ -72,6 +72,13 @@ abstract class HpfSubcommand implements Callable<Integer> {
    * The summary line of what a commit did with HDFS features (storage policy, cache pinning), or
    * why it skipped them; nothing if the command had no report.
    */
+  /** The summary line on symbolic links, when the walk met any. */
+  static void printLinks(PrintStream out, org.hpf.write.SourceLinks links) {
+    if (links != null && links.any()) {
+      out.println("  links          " + links.describe());
+    }
+  }
+
   static void printHdfs(PrintStream out, HdfsReport report) {
     if (report != null) {
       out.println("  hdfs           " + report.describe());

@@ -25,6 +25,7 @@ final class JobSummary {
     out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
         Units.rate(r.bytes(), r.totalMillis()),
         r.totalMillis() <= 0 ? "-" : Units.count(r.files() * 1000 / r.totalMillis()));
+    HpfSubcommand.printLinks(out, r.links());
     HpfSubcommand.printHdfs(out, r.hdfs());
   }
 }

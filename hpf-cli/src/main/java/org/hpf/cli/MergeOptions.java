@@ -3,6 +3,7 @@ package org.hpf.cli;
 import java.util.List;
 import java.util.Locale;
 import org.hpf.write.Compression;
+import org.hpf.write.SymlinkPolicy;
 import org.hpf.write.WriterOptions;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -44,6 +45,13 @@ final class MergeOptions {
               + " leave their members unreadable. Use it only for archives you can rebuild."})
   String storagePolicy;
 
+  @Option(names = "--symlinks", paramLabel = "follow|skip|fail", order = 16,
+      converter = SymlinkConverter.class,
+      description = "Symbolic links below a source directory: skip them (default: each file "
+          + "once, none from outside the tree), follow them (archive their targets; a loop "
+          + "fails), or fail. Dangling links are never archived and always reported.")
+  SymlinkPolicy symlinks;
+
   @Option(names = "--scratch-dir", paramLabel = "DIR", order = 15,
       description = "Local directory for the writer's sorted runs of names and index records,"
           + " about 100 bytes per member, removed when the command ends (default: the JVM's"
@@ -56,6 +64,9 @@ final class MergeOptions {
    */
   WriterOptions.Builder applyTo(WriterOptions.Builder builder, CacheOptions cache) {
     builder.hdfs(cache.hdfsOptions(storagePolicy));
+    if (symlinks != null) {
+      builder.symlinks(symlinks);
+    }
     if (threads != null) {
       builder.threads(threads);
     }
@@ -92,15 +103,36 @@ final class MergeOptions {
     }
   }
 
-  /** {@code auto|lz4|none}, case-insensitive. */
-  static final class CompressionConverter implements ITypeConverter<Compression> {
+  /** An enum from its lower-case name, listing the names when the value is none of them. */
+  abstract static class LowerCaseEnumConverter<E extends Enum<E>> implements ITypeConverter<E> {
+    private final Class<E> type;
+
+    LowerCaseEnumConverter(Class<E> type) {
+      this.type = type;
+    }
+
     @Override
-    public Compression convert(String value) {
+    public E convert(String value) {
       try {
-        return Compression.valueOf(value.toUpperCase(Locale.ROOT));
+        return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("'" + value + "' is not one of auto, lz4, none");
+        throw new TypeConversionException("'" + value + "' is not one of " + java.util.Arrays
+            .stream(type.getEnumConstants()).map(c -> c.name().toLowerCase(Locale.ROOT))
+            .collect(java.util.stream.Collectors.joining(", ")));
       }
+    }
+  }
+
+  static final class SymlinkConverter extends LowerCaseEnumConverter<SymlinkPolicy> {
+    SymlinkConverter() {
+      super(SymlinkPolicy.class);
+    }
+  }
+
+  /** {@code auto|lz4|none}, case-insensitive. */
+  static final class CompressionConverter extends LowerCaseEnumConverter<Compression> {
+    CompressionConverter() {
+      super(Compression.class);
     }
   }
 }

@@ -76,6 +76,8 @@ public final class ArchiveWriter implements AutoCloseable {
   /** The last commit's figures, for {@link #createResult}. */
   private Addition.Outcome lastOutcome;
   private ChangeResult lastResult;
+  /** The links the last tree added met (null before one was). */
+  private SourceLinks links;
 
   /** The layout of an archive being created: fixed before its first member. */
   private record NewArchive(ArchiveId id, int capacity, long blockSize, long partSize) {}
@@ -280,7 +282,8 @@ public final class ArchiveWriter implements AutoCloseable {
     SourceSurvey.Totals survey = survey(sourceRoots, replace);
     options.progress().started(survey.files(), survey.bytes());
     addition();
-    addSources(new SourceWalker(conf, sourceRoots), replace);
+    addSources(new SourceWalker(conf, sourceRoots, options.symlinks(), new SourceLinks()),
+        replace);
   }
 
   /** Adds sources already collected, merged by the writer's threads. */
@@ -336,8 +339,11 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /** Files and bytes of a tree, checked for duplicate and (unless replacing) existing names. */
   private SourceSurvey.Totals survey(List<Path> roots, boolean replace) throws IOException {
-    return SourceSurvey.run(conf, roots, options.scratchDirectory(), storage.location(),
+    SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
+        options.symlinks(), storage.location(),
         replace ? null : name -> existing(name) != null, null);
+    links = totals.links();
+    return totals;
   }
 
   /** True when members were added since the last commit. */
@@ -386,7 +392,7 @@ public final class ArchiveWriter implements AutoCloseable {
         created.originalBytes(), created.storedBytes(), created.parts().size(),
         directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
         lastOutcome.mergeNanos() / 1_000_000, lastOutcome.indexNanos() / 1_000_000,
-        (System.nanoTime() - startNanos) / 1_000_000, lastResult.hdfs());
+        (System.nanoTime() - startNanos) / 1_000_000, lastResult.hdfs(), lastResult.links());
   }
 
   /** Drops the members added since the last commit; the archive stays as it was. */
@@ -541,7 +547,9 @@ public final class ArchiveWriter implements AutoCloseable {
         bytes, partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
         result.manifest().fileCount(),
         (System.nanoTime() - start) / 1_000_000,
-        HdfsIntegration.afterCommit(storage, result.manifest())); // after GC: unpins its files
+        HdfsIntegration.afterCommit(storage, result.manifest()), // after GC: unpins its files
+        links == null ? new SourceLinks() : links);
+    links = null;
     return lastResult;
   }
 

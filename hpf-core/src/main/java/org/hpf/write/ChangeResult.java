@@ -4,9 +4,10 @@ import org.hpf.hdfs.HdfsReport;
 
 /**
  * What one append, delete or compaction committed; {@code hdfs} says what the HDFS integration
- * did or skipped (docs/HDFS.md).
+ * did or skipped (docs/HDFS.md); {@code links}, for an append of trees, what the walk did with
+ * symbolic links.
  */
 public record ChangeResult(long generation, long filesAdded, long filesReplaced,
     long filesDeleted, long bytesWritten, int partsWritten, int partsRemoved,
     int bucketsRewritten, long indexBytesWritten, long fileCount, long millis,
-    HdfsReport hdfs) {}
+    HdfsReport hdfs, SourceLinks links) {}

@@ -35,8 +35,8 @@ final class SourceSurvey {
     void visit(Source source) throws IOException;
   }
 
-  /** Files and bytes below the roots. */
-  record Totals(long files, long bytes) {}
+  /** Files and bytes below the roots, and the links the walk met. */
+  record Totals(long files, long bytes, SourceLinks links) {}
 
   private SourceSurvey() {}
 
@@ -46,8 +46,10 @@ final class SourceSurvey {
    * @param visitor sees each source, or null
    */
   static Totals run(Configuration conf, List<Path> roots, java.nio.file.Path scratch,
-      String archive, Members members, Visitor visitor) throws IOException {
-    SourceWalker walker = new SourceWalker(conf, roots);
+      SymlinkPolicy symlinks, String archive, Members members, Visitor visitor)
+      throws IOException {
+    SourceLinks links = new SourceLinks();
+    SourceWalker walker = new SourceWalker(conf, roots, symlinks, links);
     long files = 0;
     long bytes = 0;
     Clashes clashes = new Clashes();
@@ -78,7 +80,7 @@ final class SourceSurvey {
       throw e.getCause();
     }
     clashes.throwIfAny(archive);
-    return new Totals(files, bytes);
+    return new Totals(files, bytes, links);
   }
 
   /** Names to add that the archive already has: the first five, and how many. */

@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class StagedChange implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StagedChange.class);
 
-  /** Files and bytes below the sources. */
-  public record Survey(long files, long bytes) {}
+  /** Files and bytes below the sources, and the symbolic links the walk met. */
+  public record Survey(long files, long bytes, SourceLinks links) {}
 
   /** Sees each source of {@link #survey}, in walk order. */
   @FunctionalInterface
@@ -165,10 +165,10 @@ public final class StagedChange implements AutoCloseable {
         : HpfReader.open(storage, new ReaderOptions(options.hasher()));
     try {
       SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
-          storage.location(), reader == null ? null
+          options.symlinks(), storage.location(), reader == null ? null
               : name -> ArchiveWriter.existing(reader, name) != null,
           visitor::visit);
-      return new Survey(totals.files(), totals.bytes());
+      return new Survey(totals.files(), totals.bytes(), totals.links());
     } finally {
       if (reader != null) {
         reader.close();

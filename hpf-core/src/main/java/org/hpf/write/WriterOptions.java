@@ -28,9 +28,11 @@ public final class WriterOptions {
   private final HdfsOptions hdfs;
   private final java.nio.file.Path scratchDirectory;
   private final boolean checkNesting;
+  private final SymlinkPolicy symlinks;
 
   private WriterOptions(Builder b) {
     this.checkNesting = b.checkNesting;
+    this.symlinks = b.symlinks;
     this.scratchDirectory = b.scratchDirectory;
     this.hdfs = b.hdfs;
     this.retainGenerations = b.retainGenerations;
@@ -148,6 +150,11 @@ public final class WriterOptions {
   }
 
   /** Single-use builder of {@link WriterOptions}. */
+  /** What walking source trees does with symbolic links (default {@link SymlinkPolicy#SKIP}). */
+  public SymlinkPolicy symlinks() {
+    return symlinks;
+  }
+
   public static final class Builder {
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private long partSize = 1L << 30;
@@ -165,6 +172,13 @@ public final class WriterOptions {
     private HdfsOptions hdfs = HdfsOptions.defaults();
     private java.nio.file.Path scratchDirectory = org.hpf.write.spill.Scratch.defaultDirectory();
     private boolean checkNesting = true;
+    private SymlinkPolicy symlinks = SymlinkPolicy.SKIP;
+
+    /** What walking source trees does with symbolic links. */
+    public Builder symlinks(SymlinkPolicy value) {
+      this.symlinks = java.util.Objects.requireNonNull(value);
+      return this;
+    }
 
     /** Local directory for the writer's sorted runs (see {@link #scratchDirectory()}). */
     public Builder scratchDirectory(java.nio.file.Path value) {

@@ -20,6 +20,7 @@ import org.hpf.SourceException;
 import org.hpf.format.Manifest;
 import org.hpf.hdfs.HdfsReport;
 import org.hpf.write.ProgressListener;
+import org.hpf.write.SourceLinks;
 import org.hpf.write.StagedChange;
 import org.hpf.write.StagedPlan;
 import org.hpf.write.WriterOptions;
@@ -47,7 +48,8 @@ public final class ArchiveJob extends Configured implements Tool {
 
   /** What the job did. */
   public record Result(Path archive, String jobId, Manifest manifest, long files, long bytes,
-      int maps, long listingMillis, long jobMillis, long totalMillis, HdfsReport hdfs) {}
+      int maps, long listingMillis, long jobMillis, long totalMillis, HdfsReport hdfs,
+      SourceLinks links) {}
 
   public ArchiveJob() {}
 
@@ -110,7 +112,7 @@ public final class ArchiveJob extends Configured implements Tool {
       return new Result(target, job.getJobID().toString(), manifest, survey.files(),
           survey.bytes(), splits.size(), (listed - start) / 1_000_000,
           (ran - listed) / 1_000_000, (System.nanoTime() - start) / 1_000_000,
-          change.hdfsReport());
+          change.hdfsReport(), survey.links());
     }
   }
 
