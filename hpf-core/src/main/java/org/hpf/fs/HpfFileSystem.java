@@ -312,10 +312,7 @@ public class HpfFileSystem extends FileSystem {
       if (length < record.originalLength()) {
         return null;
       }
-      byte[] crc = reader.partInput(record).readFully(
-          record.offset() + record.entryLength() - EntryHeader.TRAILER_SIZE,
-          EntryHeader.TRAILER_SIZE);
-      return java.nio.ByteBuffer.wrap(crc).getInt();
+      return reader.contentChecksum(record);
     });
     if (stored != null) {
       return new HpfFileChecksum(stored);

@@ -297,6 +297,17 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
+   * The CRC32C of the member's original bytes, as its entry stores it (one 4-byte positioned
+   * read, no byte of the member): {@code record} is a record of this generation.
+   */
+  public int contentChecksum(IndexRecord record) throws IOException {
+    byte[] crc = partInput(record).readFully(
+        record.offset() + record.entryLength() - EntryHeader.TRAILER_SIZE,
+        EntryHeader.TRAILER_SIZE);
+    return java.nio.ByteBuffer.wrap(crc).getInt();
+  }
+
+  /**
    * The index record the name's 128-bit hash leads to, or null: the member's, or another
    * member's whose name has the same hash (no name is compared, and nothing but the index is
    * read). For names known to be members (from a listing or an entry) and for writers, which
