@@ -34,6 +34,12 @@ final class AppendCommand extends HpfSubcommand {
   @Mixin
   private CacheOptions cache = new CacheOptions();
 
+  @Option(names = "--delete-sources", order = 23,
+      description = "After the commit, delete the source files verified in the archive (same"
+          + " length and CRC32C) and the directories left empty, as delete-sources does"
+          + " (sources must be directories).")
+  private boolean deleteSources;
+
   @Option(names = "--mapreduce", order = 2,
       description = "Add with a MapReduce job, as create --mapreduce does (sources must be "
           + "directories; not with --replace).")
@@ -84,7 +90,7 @@ final class AppendCommand extends HpfSubcommand {
       if (!quiet()) {
         JobSummary.print(out(), "appended to", result);
       }
-      return ExitCodes.OK;
+      return removeSources(archivePath, roots);
     }
     ChangeResult result;
     try (Progress progress = progress("append")) {
@@ -98,7 +104,11 @@ final class AppendCommand extends HpfSubcommand {
     if (!quiet()) {
       printSummary(out(), archivePath, result);
     }
-    return ExitCodes.OK;
+    return removeSources(archivePath, roots);
+  }
+
+  private int removeSources(Path archive, List<Path> sources) throws java.io.IOException {
+    return deleteSources ? SourceRemovals.run(this, archive, sources, false, 8) : ExitCodes.OK;
   }
 
   static void printSummary(PrintStream out, Path archive, ChangeResult r) {

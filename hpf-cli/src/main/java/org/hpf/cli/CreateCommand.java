@@ -40,6 +40,12 @@ final class CreateCommand extends HpfSubcommand {
           + "fit one block).")
   private Integer bucketCapacity;
 
+  @Option(names = "--delete-sources", order = 23,
+      description = "After the commit, delete the source files verified in the archive (same"
+          + " length and CRC32C) and the directories left empty, as delete-sources does"
+          + " (sources must be directories).")
+  private boolean deleteSources;
+
   @Option(names = "--mapreduce", order = 22,
       description = "Build with a MapReduce job: map tasks merge the files in parallel where "
           + "they are (sources must be directories). Runs on the cluster that "
@@ -95,7 +101,7 @@ final class CreateCommand extends HpfSubcommand {
       if (!quiet()) {
         JobSummary.print(out(), "created", result);
       }
-      return ExitCodes.OK;
+      return removeSources(archive, sources);
     }
     CreateResult result;
     try (Progress progress = progress("create")) {
@@ -105,7 +111,11 @@ final class CreateCommand extends HpfSubcommand {
     if (!quiet()) {
       printSummary(out(), result);
     }
-    return ExitCodes.OK;
+    return removeSources(archive, sources);
+  }
+
+  private int removeSources(Path archive, List<Path> sources) throws java.io.IOException {
+    return deleteSources ? SourceRemovals.run(this, archive, sources, false, 8) : ExitCodes.OK;
   }
 
   static void printSummary(PrintStream out, CreateResult r) {

@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
     subcommands = {CreateCommand.class, AppendCommand.class, GetCommand.class, CatCommand.class,
         ExtractCommand.class, LsCommand.class, RmCommand.class, CompactCommand.class,
         RecoverCommand.class, InfoCommand.class, VerifyCommand.class, CacheCommand.class,
+        DeleteSourcesCommand.class,
         DemoCommand.class, HelpCommand.class, AutoComplete.GenerateCompletion.class},
     footer = {"%nThe common options (--verbose, --quiet, -D, --conf, -fs) follow the"
         + " subcommand, e.g.:", "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf",

@@ -21,6 +21,7 @@ import org.hpf.format.Manifest;
 import org.hpf.hdfs.HdfsReport;
 import org.hpf.write.ProgressListener;
 import org.hpf.write.SourceLinks;
+import org.hpf.write.SourceRemoval;
 import org.hpf.write.StagedChange;
 import org.hpf.write.StagedPlan;
 import org.hpf.write.WriterOptions;
@@ -224,10 +225,13 @@ public final class ArchiveJob extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     boolean append = false;
+    boolean deleteSources = false;
     List<Path> paths = new ArrayList<>();
     for (String arg : args) {
       if (arg.equals("--append")) {
         append = true;
+      } else if (arg.equals("--delete-sources")) {
+        deleteSources = true;
       } else if (arg.startsWith("-")) {
         System.err.println("unknown option " + arg);
         return usage(System.err);
@@ -246,12 +250,21 @@ public final class ArchiveJob extends Configured implements Tool {
         result.manifest().generation(), result.archive(), result.files(), result.bytes(),
         result.maps(), result.jobId(), result.totalMillis() / 1000.0,
         result.listingMillis() / 1000.0);
+    if (deleteSources) {
+      SourceRemoval.Result removed = SourceRemoval.run(conf, result.archive(),
+          paths.subList(0, paths.size() - 1), new SourceRemoval.Options(false, 16));
+      System.out.printf("deleted %d source files and %d directories verified in the archive "
+          + "(%d NameNode objects freed); kept %d%n", removed.filesDeleted(),
+          removed.directoriesRemoved(), removed.namenodeObjectsFreed(), removed.filesKept());
+      removed.firstKept().forEach(kept -> System.err.println("kept " + kept));
+      return removed.filesKept() == 0 ? 0 : 1;
+    }
     return 0;
   }
 
   private static int usage(PrintStream out) {
     out.println("usage: hadoop jar hpf-core-<version>-hadoop.jar " + ArchiveJob.class.getName()
-        + " [generic options] [--append] <source-dir>... <archive>");
+        + " [generic options] [--append] [--delete-sources] <source-dir>... <archive>");
     return 2;
   }
 
