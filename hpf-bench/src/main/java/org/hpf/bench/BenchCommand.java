@@ -24,6 +24,7 @@ import picocli.CommandLine.Parameters;
     description = "Benchmarks HPF against HAR, MapFile, SequenceFile and native HDFS on an"
         + " embedded MiniDFSCluster (or a real cluster with --fs), side by side in one run.",
     subcommands = {BenchCommand.Run.class, BenchCommand.Render.class, BenchCommand.Jmh.class,
+        BenchCommand.MapReduce.class,
         BenchCommand.Scale.class, ExperimentCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:ok", " 1:error", " 2:bad usage"})
@@ -76,6 +77,29 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       new BenchRun(config, out).run();
+      return OK;
+    }
+  }
+
+  /** {@code hpf-bench mapreduce}: hpf's MapReduce build against {@code hadoop archive}. */
+  @Command(name = "mapreduce", mixinStandardHelpOptions = true,
+      description = "Uploads the files to the cluster, archives them with Hadoop's own"
+          + " HadoopArchives job and with hpf's ArchiveJob on the same job runner, and compares"
+          + " job times, NameNode objects (sources kept, then removed), bytes stored and get"
+          + " latencies. Writes mapreduce.json and mapreduce.md to --out.")
+  static final class MapReduce implements Callable<Integer> {
+    @Mixin
+    org.hpf.bench.mapreduce.MapReduceConfig config =
+        new org.hpf.bench.mapreduce.MapReduceConfig();
+
+    @Override
+    public Integer call() throws Exception {
+      String problem = config.problem();
+      if (problem != null) {
+        Run.out.println("hpf-bench mapreduce: " + problem);
+        return USAGE;
+      }
+      new org.hpf.bench.mapreduce.MapReduceRun(config, Run.out).run();
       return OK;
     }
   }

@@ -572,9 +572,19 @@ abstract class MutationBattery extends BatteryBase {
       // Empty most of the even parts; then appends and deletes add layers and segments.
       List<String> doomed = new ArrayList<>();
       try (HpfReader reader = open(archive)) {
-        int i = 0;
+        // Keep a member of an even part only while its part stays under 40% live, whatever the
+        // members' sizes: every even part becomes sparse.
+        java.util.Map<Integer, Long> keptBytes = new java.util.HashMap<>();
         for (String name : model.members.keySet()) {
-          if (reader.stat(name).part() % 2 == 0 && i++ % 5 != 0) {
+          org.hpf.format.IndexRecord record = reader.record(name);
+          if (record.part() % 2 != 0) {
+            continue;
+          }
+          long room = reader.manifest().part(record.part()).length() - 36;
+          long kept = keptBytes.getOrDefault(record.part(), 0L);
+          if (kept + record.entryLength() < 0.4 * room && kept == 0) {
+            keptBytes.put(record.part(), kept + record.entryLength());
+          } else {
             doomed.add(name);
           }
         }

@@ -116,9 +116,17 @@ public final class HarArchive implements BenchSystem {
     };
   }
 
-  /** Empties HarFileSystem's static cache of parsed indexes (reflection: it is private). */
+  /** Empties HarFileSystem's static cache of parsed indexes. */
   @Override
   public void clearGlobalCaches() {
+    clearMetadataCache();
+  }
+
+  /**
+   * Empties HarFileSystem's static cache of parsed indexes (reflection: it is private), so the
+   * next open parses the archive's index again, as a new client's would.
+   */
+  public static void clearMetadataCache() {
     try {
       Field field = HarFileSystem.class.getDeclaredField("harMetaCache");
       field.setAccessible(true);
