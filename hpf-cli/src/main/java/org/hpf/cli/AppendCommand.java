@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.ChangeResult;
 import org.hpf.mapreduce.build.ArchiveJob;
+import org.hpf.write.ExistingNames;
 import org.hpf.write.WriterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,6 +28,12 @@ final class AppendCommand extends HpfSubcommand {
   @Option(names = "--replace", order = 1,
       description = "Replace members whose names the archive already has.")
   private boolean replace;
+
+  @Option(names = "--skip-existing", order = 2,
+      description = "Leave members whose sources have the same length and CRC32C as they are"
+          + " (how to finish an append that was interrupted); a name whose source differs still"
+          + " fails the append. Not with --replace.")
+  private boolean skipExisting;
 
   @Mixin
   private MergeOptions merge = new MergeOptions();
@@ -78,9 +85,9 @@ final class AppendCommand extends HpfSubcommand {
     }
 
     if (mapreduce) {
-      if (replace) {
+      if (replace || skipExisting) {
         throw new ParameterException(spec.commandLine(),
-            "--replace is not supported with --mapreduce");
+            "--replace and --skip-existing are not supported with --mapreduce");
       }
       ArchiveJob.Result result;
       try (Progress progress = progress("append")) {
@@ -98,7 +105,7 @@ final class AppendCommand extends HpfSubcommand {
       try (ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath,
           builder.build())) {
         reportRecovery(writer.recovery());
-        result = writer.append(roots, replace);
+        result = writer.append(roots, existingNames());
       }
     }
     if (!quiet()) {
@@ -111,10 +118,21 @@ final class AppendCommand extends HpfSubcommand {
     return deleteSources ? SourceRemovals.run(this, archive, sources, false, 8) : ExitCodes.OK;
   }
 
+  private ExistingNames existingNames() {
+    if (replace && skipExisting) {
+      throw new ParameterException(spec.commandLine(),
+          "--replace and --skip-existing exclude each other");
+    }
+    return replace ? ExistingNames.REPLACE
+        : skipExisting ? ExistingNames.SKIP_IDENTICAL : ExistingNames.FAIL;
+  }
+
   static void printSummary(PrintStream out, Path archive, ChangeResult r) {
     out.println("appended to " + archive + ": generation " + r.generation());
-    out.printf(Locale.ROOT, "  files          %s added, %s replaced; %s in the archive%n",
-        Units.count(r.filesAdded()), Units.count(r.filesReplaced()), Units.count(r.fileCount()));
+    out.printf(Locale.ROOT, "  files          %s added, %s replaced%s; %s in the archive%n",
+        Units.count(r.filesAdded()), Units.count(r.filesReplaced()),
+        r.filesSkipped() > 0 ? ", " + Units.count(r.filesSkipped()) + " skipped (identical)" : "",
+        Units.count(r.fileCount()));
     out.printf(Locale.ROOT, "  written        %s in %d part(s); index: %d bucket(s), %s%n",
         Units.bytes(r.bytesWritten()), r.partsWritten(), r.bucketsRewritten(),
         Units.bytes(r.indexBytesWritten()));

@@ -76,6 +76,8 @@ public final class ArchiveWriter implements AutoCloseable {
   /** The last commit's figures, for {@link #createResult}. */
   private Addition.Outcome lastOutcome;
   private ChangeResult lastResult;
+  /** Members of the last tree added that were skipped as identical. */
+  private long skipped;
   /** The links the last tree added met (null before one was). */
   private SourceLinks links;
 
@@ -234,6 +236,23 @@ public final class ArchiveWriter implements AutoCloseable {
     return existing(reader(), name);
   }
 
+  /**
+   * True when the source's name is a member the policy refuses; counts the identical ones
+   * skipped.
+   */
+  private boolean clashes(Source source, ExistingNames policy) throws IOException {
+    IndexRecord member = existing(source.name());
+    if (member == null) {
+      return false;
+    }
+    if (policy == ExistingNames.SKIP_IDENTICAL && member.originalLength() == source.length()
+        && SourceRemoval.crc32cOf(source.fs(), source.path()) == reader().contentChecksum(member)) {
+      skipped++;
+      return false;
+    }
+    return true;
+  }
+
   /** The member's record in {@code reader}'s generation, or null; fails on a hash collision. */
   static IndexRecord existing(HpfReader reader, String name) throws IOException {
     IndexRecord existing = reader.recordOfHash(name);
@@ -278,12 +297,31 @@ public final class ArchiveWriter implements AutoCloseable {
    * of the sources.
    */
   public void addTree(List<Path> sourceRoots, boolean replace) throws IOException {
+    addTree(sourceRoots, replace ? ExistingNames.REPLACE : ExistingNames.FAIL);
+  }
+
+  /**
+   * As {@link #addTree(List, boolean)}, with names the archive has treated as {@code existing}
+   * says.
+   */
+  public void addTree(List<Path> sourceRoots, ExistingNames existing) throws IOException {
     checkOpen();
-    SourceSurvey.Totals survey = survey(sourceRoots, replace);
-    options.progress().started(survey.files(), survey.bytes());
+    SourceSurvey.Totals survey = survey(sourceRoots, existing);
+    options.progress().started(survey.files() - skipped, survey.bytes());
     addition();
-    addSources(new SourceWalker(conf, sourceRoots, options.symlinks(), new SourceLinks()),
-        replace);
+    java.util.Iterator<Source> sources =
+        new SourceWalker(conf, sourceRoots, options.symlinks(), new SourceLinks());
+    if (existing == ExistingNames.SKIP_IDENTICAL) {
+      // The survey found every member of these names identical to its source.
+      sources = com.google.common.collect.Iterators.filter(sources, source -> {
+        try {
+          return existing(source.name()) == null;
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+    addSources(sources, existing == ExistingNames.REPLACE);
   }
 
   /** Adds sources already collected, merged by the writer's threads. */
@@ -338,10 +376,12 @@ public final class ArchiveWriter implements AutoCloseable {
   }
 
   /** Files and bytes of a tree, checked for duplicate and (unless replacing) existing names. */
-  private SourceSurvey.Totals survey(List<Path> roots, boolean replace) throws IOException {
+  private SourceSurvey.Totals survey(List<Path> roots, ExistingNames policy)
+      throws IOException {
+    skipped = 0;
     SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
         options.symlinks(), storage.location(),
-        replace ? null : name -> existing(name) != null, null);
+        policy == ExistingNames.REPLACE ? null : source -> clashes(source, policy), null);
     links = totals.links();
     return totals;
   }
@@ -424,9 +464,17 @@ public final class ArchiveWriter implements AutoCloseable {
    * win. On any failure the archive stays as it was.
    */
   public ChangeResult append(List<Path> sourceRoots, boolean replace) throws IOException {
+    return append(sourceRoots, replace ? ExistingNames.REPLACE : ExistingNames.FAIL);
+  }
+
+  /**
+   * Adds the files below {@code sourceRoots} and commits, with names the archive has treated as
+   * {@code existing} says. On any failure the archive stays as it was.
+   */
+  public ChangeResult append(List<Path> sourceRoots, ExistingNames existing) throws IOException {
     checkNoAddition();
     try {
-      addTree(sourceRoots, replace);
+      addTree(sourceRoots, existing);
     } catch (IOException | RuntimeException | Error e) {
       abortQuietly(e);
       throw e;
@@ -548,8 +596,9 @@ public final class ArchiveWriter implements AutoCloseable {
         result.manifest().fileCount(),
         (System.nanoTime() - start) / 1_000_000,
         HdfsIntegration.afterCommit(storage, result.manifest()), // after GC: unpins its files
-        links == null ? new SourceLinks() : links);
+        links == null ? new SourceLinks() : links, skipped);
     links = null;
+    skipped = 0;
     return lastResult;
   }
 

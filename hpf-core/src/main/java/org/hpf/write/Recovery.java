@@ -65,7 +65,8 @@ public final class Recovery {
         if (salvagedParts > 0) {
           text.append(", ").append(salvagedParts).append(" unsealed parts salvaged");
         }
-        text.append("; ");
+        text.append(" (the files the dead writer had made durable; to add the rest, run hpf "
+            + "append --skip-existing with the same sources); ");
       }
       if (rolledBack != null) {
         text.append("rolled back the unfinished change, which could not have committed (")

@@ -227,15 +227,20 @@ public final class SourceRemoval {
         return hdfs.equals(member);
       } // a cluster writing CRC32, not CRC32C: read the bytes
     }
+    return crc32cOf(fs, file.getPath()) == memberCrc;
+  }
+
+  /** The CRC32C of a file's bytes, read whole. */
+  static int crc32cOf(FileSystem fs, Path file) throws IOException {
     CRC32C crc = new CRC32C();
     byte[] buffer = new byte[64 * 1024];
-    try (InputStream in = fs.open(file.getPath())) {
+    try (InputStream in = fs.open(file)) {
       int n;
       while ((n = in.read(buffer)) > 0) {
         crc.update(buffer, 0, n);
       }
     }
-    return (int) crc.getValue() == memberCrc;
+    return (int) crc.getValue();
   }
 
   /** A client of {@code fs}'s cluster that asks for COMPOSITE_CRC checksums (one per run). */

@@ -23,10 +23,10 @@ import org.hpf.write.spill.Scratch;
  * no list of the sources: duplicate names are found by an external sort.
  */
 final class SourceSurvey {
-  /** Answers whether the archive already has a member of this name. */
+  /** Answers whether a source's name clashes with a member the archive already has. */
   @FunctionalInterface
   interface Members {
-    boolean has(String name) throws IOException;
+    boolean clashes(Source source) throws IOException;
   }
 
   /** Sees every source once, in walk order. */
@@ -66,7 +66,7 @@ final class SourceSurvey {
           names.add(ByteBuffer.allocate(name.length + 5).put(name).put((byte) 0)
               .putInt(walker.rootIndex()).array());
         }
-        if (members != null && members.has(source.name())) {
+        if (members != null && members.clashes(source)) {
           clashes.add(source.name());
         }
         if (visitor != null) {

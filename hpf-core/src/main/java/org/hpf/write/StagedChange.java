@@ -166,7 +166,7 @@ public final class StagedChange implements AutoCloseable {
     try {
       SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
           options.symlinks(), storage.location(), reader == null ? null
-              : name -> ArchiveWriter.existing(reader, name) != null,
+              : source -> ArchiveWriter.existing(reader, source.name()) != null,
           visitor::visit);
       return new Survey(totals.files(), totals.bytes(), totals.links());
     } finally {
