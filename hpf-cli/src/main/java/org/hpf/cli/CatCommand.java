@@ -13,8 +13,8 @@ import picocli.CommandLine.Parameters;
     description = {"Writes the bytes of one or more members to standard output, in the order"
         + " given.",
         "Every name is looked up before a byte is written: a missing one fails the command"
-            + " (exit code 3) with nothing written. Each member is checked against its checksum;"
-            + " on a mismatch the command stops (exit code 4)."},
+            + " (exit code 3) with nothing written. Each member is checked against its checksum"
+            + " before a byte of it is written; on a mismatch the command stops (exit code 4)."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class CatCommand extends HpfSubcommand {
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
@@ -33,7 +33,7 @@ final class CatCommand extends HpfSubcommand {
         }
       }
       for (String name : names) {
-        try (InputStream in = reader.open(name)) {
+        try (InputStream in = reader.openVerified(name)) {
           in.transferTo(out());
         }
         out().flush();

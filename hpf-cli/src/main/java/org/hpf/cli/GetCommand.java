@@ -38,7 +38,7 @@ final class GetCommand extends HpfSubcommand {
   protected int run() throws Exception {
     try (HpfReader reader = openArchive(archive)) {
       if (output == null || output.equals("-")) {
-        try (InputStream in = reader.open(name)) {
+        try (InputStream in = reader.openVerified(name)) {
           in.transferTo(out());
         }
         out().flush();

@@ -50,6 +50,9 @@ import org.hpf.io.ArchiveStorage;
  * function). Thread-safe: any number of threads may read concurrently.
  */
 public final class HpfReader implements AutoCloseable {
+  /** Members up to this size (and every compressed one) are read and checked whole. */
+  private static final int WHOLE_READ_LIMIT = 1 << 20;
+
   private final ArchiveStorage storage;
   private final ReaderOptions options;
   private final Manifest manifest;
@@ -179,13 +182,17 @@ public final class HpfReader implements AutoCloseable {
     }
   }
 
-  /** A stream over the member's bytes (checked against its checksum when fully read). */
+  /**
+   * A stream over the member's bytes (checked against its checksum when fully read: a large
+   * member streams, and damage is reported at its end, after the bytes before it were returned;
+   * see {@link #openVerified}).
+   */
   public InputStream open(String name) throws IOException {
     Found found = locate(name);
     IndexRecord record = found.record;
     var part = parts.partOf(record, found.indexFile, name);
     try {
-      if (record.codec() != Codec.RAW || record.originalLength() <= (1 << 20)) {
+      if (record.codec() != Codec.RAW || record.originalLength() <= WHOLE_READ_LIMIT) {
         return new ByteArrayInputStream(EntryReader.readBytes(part, record, name));
       }
       EntryHeader header = EntryReader.readHeader(part, record, name);
@@ -193,6 +200,21 @@ public final class HpfReader implements AutoCloseable {
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }
+  }
+
+  /**
+   * As {@link #open}, but no byte is returned before the whole member was checked against its
+   * checksum: for output that cannot be taken back (a terminal, a pipe). A member read whole by
+   * {@code open} (compressed, or up to 1 MiB) costs nothing more; a larger one is read twice.
+   */
+  public InputStream openVerified(String name) throws IOException {
+    IndexRecord record = locate(name).record;
+    if (record.codec() == Codec.RAW && record.originalLength() > WHOLE_READ_LIMIT) {
+      try (InputStream check = open(name)) {
+        check.transferTo(java.io.OutputStream.nullOutputStream());
+      }
+    }
+    return open(name);
   }
 
   /** True if the archive has a member of this name (see {@link #record}). */
