@@ -4,7 +4,7 @@ import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.PartInfo;
-import org.hpf.io.HadoopStorage;
+import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.ChangeResult;
 import org.hpf.write.WriterOptions;
@@ -55,11 +55,13 @@ final class CompactCommand extends HpfSubcommand {
     ChangeResult result;
     try (Progress progress = progress("compact")) {
       builder.progress(progress);
+      WriterOptions options = builder.build();
       // The compactor reports phases only: the bytes it copies into new parts are counted here.
-      CountingStorage storage = new CountingStorage(new HadoopStorage(
-          archivePath.getFileSystem(configuration()), archivePath, (short) 0), "part-",
-          progress::bytes);
-      try (ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, builder.build())) {
+      // The storage is the one every writer gets (HDFS features included), wrapped.
+      CountingStorage storage = new CountingStorage(HdfsIntegration.storage(
+          archivePath.getFileSystem(configuration()), archivePath, options.replication(),
+          options.partSize(), options.hdfs()), "part-", progress::bytes);
+      try (ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, options)) {
         reportRecovery(writer.recovery());
         progress.started(Progress.UNKNOWN, bytesToCopy(writer.manifest()));
         result = writer.compact(minLive);

@@ -133,6 +133,15 @@ class HdfsCacheCommandsTest {
     s = status(archive, "--wait", "30");
     assertEquals("fully cached", s.get("state"), s::toString);
     assertEquals(0, number(s, "staleDirectives"), s::toString);
+
+    // A compaction (through the command's byte-counting storage) pins its new index files and
+    // drops the directives of the files it retires, as every commit does.
+    Cli.Result compacted = ok("compact", "--min-live", "1", archive);
+    assertTrue(compacted.out().contains("  hdfs           pinned "), compacted::toString);
+    s = status(archive, "--wait", "30");
+    assertEquals("fully cached", s.get("state"), s::toString);
+    assertEquals(number(s, "filesWanted"), number(s, "directives"), s::toString);
+    assertEquals(0, number(s, "staleDirectives"), s::toString);
   }
 
   @Test

@@ -44,7 +44,7 @@ public final class HdfsIntegration {
 
   /** The storage a create's or append's merge writes its parts through. */
   public static ArchiveStorage forMerge(ArchiveStorage storage) throws IOException {
-    return storage instanceof HdfsStorage hdfs ? hdfs.forMerge() : storage;
+    return storage.forMerge();
   }
 
   /**
@@ -53,12 +53,16 @@ public final class HdfsIntegration {
    * has happened; problems are warnings in the report.
    */
   public static HdfsReport afterCommit(ArchiveStorage storage, Manifest manifest) {
-    if (!(storage instanceof HdfsStorage hdfs)) {
-      String reason = notHdfsReason(storage);
+    HdfsReport report = storage.afterCommit(manifest);
+    if (report.skipped()) {
       LOG.info("{}: HDFS features (storage policy, LazyPersist, cache pinning) skipped: {}",
-          storage.location(), reason);
-      return HdfsReport.notHdfs(reason);
+          storage.location(), report.describe());
     }
+    return report;
+  }
+
+  /** {@link ArchiveStorage#afterCommit} of an {@link HdfsStorage}. */
+  static HdfsReport afterCommit(HdfsStorage hdfs, Manifest manifest) {
     List<String> warnings = new ArrayList<>();
     HdfsReport.Parts parts;
     try {
@@ -71,26 +75,14 @@ public final class HdfsIntegration {
         ? CachePinning.sync(hdfs, manifest, hdfs.options(), warnings) : null;
     HdfsReport report = new HdfsReport(true, null, parts, pinning, warnings);
     if (warnings.isEmpty()) {
-      LOG.debug("{} generation {}: {}", storage.location(), manifest.generation(),
+      LOG.debug("{} generation {}: {}", hdfs.location(), manifest.generation(),
           report.describe());
     } else {
       for (String warning : warnings) {
-        LOG.warn("{} generation {}: {}", storage.location(), manifest.generation(), warning);
+        LOG.warn("{} generation {}: {}", hdfs.location(), manifest.generation(), warning);
       }
     }
     return report;
-  }
-
-  private static String notHdfsReason(ArchiveStorage storage) {
-    if (storage instanceof HadoopStorage hadoop) {
-      FileSystem fs = hadoop.fileSystem();
-      if (fs instanceof DistributedFileSystem) {
-        return "the storage is a plain HadoopStorage on HDFS (HdfsIntegration.storage makes one"
-            + " that uses HDFS features)";
-      }
-      return "the archive is on " + fs.getUri().getScheme() + "://, not on HDFS";
-    }
-    return "the archive's storage (" + storage.getClass().getSimpleName() + ") is not HDFS";
   }
 
   /**
@@ -101,15 +93,7 @@ public final class HdfsIntegration {
    */
   public static BlockLocation[] blockLocations(ArchiveStorage storage, ArchiveInput part,
       long offset, long length) throws IOException {
-    BlockLocation[] blocks;
-    if (part instanceof HdfsStorage.HdfsInput hdfs) {
-      blocks = hdfs.blocks(offset, length);
-    } else if (storage instanceof HadoopStorage hadoop) {
-      blocks = hadoop.fileSystem().getFileBlockLocations(hadoop.path(part.name()), offset,
-          length);
-    } else {
-      return new BlockLocation[0];
-    }
+    BlockLocation[] blocks = storage.blockLocations(part, offset, length);
     List<BlockLocation> clipped = new ArrayList<>(blocks.length);
     for (BlockLocation block : blocks) {
       long start = Math.max(block.getOffset(), offset);

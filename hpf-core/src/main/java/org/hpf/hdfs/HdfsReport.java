@@ -67,6 +67,11 @@ public record HdfsReport(boolean distributed, String skipReason, Parts parts, Pi
     return new HdfsReport(false, reason, null, null, List.of());
   }
 
+  /** The report of a storage without HDFS features: why they were skipped. */
+  public static HdfsReport skipped(String reason) {
+    return notHdfs(reason);
+  }
+
   /** True when no HDFS feature was used because the archive is not on HDFS. */
   public boolean skipped() {
     return !distributed;

@@ -134,7 +134,8 @@ public final class HdfsStorage extends ForwardingStorage {
    * options ask for it and a probe found RAM_DISK replicas possible (once per storage); the
    * outcome goes to the report of the next commit.
    */
-  ArchiveStorage forMerge() throws IOException {
+  @Override
+  public ArchiveStorage forMerge() throws IOException {
     String fallback = null;
     boolean lazy = false;
     if (options.lazyPersist()) {
@@ -148,6 +149,18 @@ public final class HdfsStorage extends ForwardingStorage {
     MergeView view = new MergeView(lazy, fallback);
     lastMerge = view;
     return view;
+  }
+
+  @Override
+  public HdfsReport afterCommit(Manifest manifest) {
+    return HdfsIntegration.afterCommit(this, manifest);
+  }
+
+  @Override
+  public org.apache.hadoop.fs.BlockLocation[] blockLocations(ArchiveInput file, long offset,
+      long length) throws IOException {
+    return file instanceof HdfsInput hdfs ? hdfs.blocks(offset, length)
+        : super.blockLocations(file, offset, length);
   }
 
   /**

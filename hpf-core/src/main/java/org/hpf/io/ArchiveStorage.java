@@ -69,6 +69,35 @@ public interface ArchiveStorage extends Closeable {
     return false;
   }
 
+  /**
+   * The storage a create's or append's merge writes its parts through: on HDFS one that gives
+   * them the part storage policy (LazyPersist where asked and possible); elsewhere this one.
+   * Wrappers forward it, so no wrapper can switch the feature off.
+   */
+  default ArchiveStorage forMerge() throws IOException {
+    return this;
+  }
+
+  /**
+   * Called once a generation is committed (and garbage collected): on HDFS reports the merged
+   * parts' storage policy and pins the generation's index files in the DataNodes' memory (and
+   * unpins files no longer used). Never throws: the commit has happened. Elsewhere it reports
+   * why the HDFS features were skipped.
+   */
+  default org.hpf.hdfs.HdfsReport afterCommit(org.hpf.format.Manifest manifest) {
+    return org.hpf.hdfs.HdfsReport.skipped("the archive's storage ("
+        + getClass().getSimpleName() + ") is not HDFS");
+  }
+
+  /**
+   * The blocks holding bytes {@code [offset, offset + length)} of an open file of this storage,
+   * unclipped; empty where the storage has no blocks.
+   */
+  default org.apache.hadoop.fs.BlockLocation[] blockLocations(ArchiveInput file, long offset,
+      long length) throws IOException {
+    return new org.apache.hadoop.fs.BlockLocation[0];
+  }
+
   /** Removes the whole archive directory: used only to clean up a create that failed. */
   void deleteRoot() throws IOException;
 }

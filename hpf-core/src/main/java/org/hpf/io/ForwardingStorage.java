@@ -46,6 +46,22 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
+  public ArchiveStorage forMerge() throws IOException {
+    return delegate.forMerge();
+  }
+
+  @Override
+  public org.hpf.hdfs.HdfsReport afterCommit(org.hpf.format.Manifest manifest) {
+    return delegate.afterCommit(manifest);
+  }
+
+  @Override
+  public org.apache.hadoop.fs.BlockLocation[] blockLocations(ArchiveInput file, long offset,
+      long length) throws IOException {
+    return delegate.blockLocations(file, offset, length);
+  }
+
+  @Override
   public boolean writerIsGone(String name) throws IOException {
     return delegate.writerIsGone(name);
   }

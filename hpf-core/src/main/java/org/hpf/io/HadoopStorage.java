@@ -166,6 +166,21 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   @Override
+  public org.hpf.hdfs.HdfsReport afterCommit(org.hpf.format.Manifest manifest) {
+    String reason = fs instanceof DistributedFileSystem
+        ? "the storage is a plain HadoopStorage on HDFS (HdfsIntegration.storage makes one that"
+            + " uses HDFS features)"
+        : "the archive is on " + fs.getUri().getScheme() + "://, not on HDFS";
+    return org.hpf.hdfs.HdfsReport.skipped(reason);
+  }
+
+  @Override
+  public org.apache.hadoop.fs.BlockLocation[] blockLocations(ArchiveInput file, long offset,
+      long length) throws IOException {
+    return fs.getFileBlockLocations(path(file.name()), offset, length);
+  }
+
+  @Override
   public boolean writerIsGone(String name) throws IOException {
     return fs instanceof DistributedFileSystem dfs && HdfsLeases.holderIsGone(dfs, path(name));
   }
