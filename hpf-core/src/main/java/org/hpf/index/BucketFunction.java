@@ -35,10 +35,50 @@ public final class BucketFunction {
    */
   public static final int CODEC_HOLLOW_TRIE_FINGERPRINTS = 2;
 
-  /** Only sux4j, its bit-vector and collection libraries, and boxed numbers may deserialize. */
-  private static final ObjectInputFilter FILTER = ObjectInputFilter.Config.createFilter(
-      "maxdepth=64;maxrefs=100000;maxarray=268435456;"
-          + "it.unimi.dsi.**;java.lang.Number;java.lang.Long;java.lang.Integer;java.lang.Enum;!*");
+  /**
+   * The classes a serialized function is made of (sux4j 5.4.1, functions of 1 to 100,000 keys,
+   * with and without fingerprints), and nothing else: an archive may come from anyone who can
+   * write to the cluster, and its checksums guard against damage, not against a crafted file.
+   */
+  private static final java.util.Set<String> FUNCTION_CLASSES = java.util.Set.of(
+      "it.unimi.dsi.sux4j.mph.HollowTrieMonotoneMinimalPerfectHashFunction",
+      "it.unimi.dsi.sux4j.mph.AbstractHashFunction",
+      "it.unimi.dsi.fastutil.objects.AbstractObject2LongFunction",
+      "it.unimi.dsi.bits.LongArrayBitVector",
+      "it.unimi.dsi.bits.TransformationStrategies$ByteArrayTransformationStrategy",
+      "it.unimi.dsi.sux4j.bits.AbstractRank",
+      "it.unimi.dsi.sux4j.bits.JacobsonBalancedParentheses",
+      "it.unimi.dsi.sux4j.bits.SimpleSelect",
+      "it.unimi.dsi.sux4j.bits.SimpleSelectZero",
+      "it.unimi.dsi.sux4j.bits.SparseRank",
+      "it.unimi.dsi.sux4j.bits.SparseSelect",
+      "it.unimi.dsi.sux4j.util.EliasFanoLongBigList",
+      "it.unimi.dsi.sux4j.util.EliasFanoMonotoneLongBigList");
+
+  /**
+   * Admits only the function's classes and {@code long[]} (its bit vectors' words), at most 64
+   * objects deep and 100,000 references; an array only as long as the stream's remaining bytes
+   * could fill, so a crafted length cannot allocate more than the section holds.
+   */
+  private static ObjectInputFilter filter(long streamLength) {
+    return info -> {
+      if (info.depth() > 64 || info.references() > 100_000) {
+        return ObjectInputFilter.Status.REJECTED;
+      }
+      Class<?> type = info.serialClass();
+      if (type == null) {
+        return ObjectInputFilter.Status.UNDECIDED;
+      }
+      if (type.isArray()) {
+        // Called once for the class (length -1), then for each array with its length.
+        boolean fits = type == long[].class && (info.arrayLength() < 0
+            || info.arrayLength() * Long.BYTES <= streamLength - info.streamBytes());
+        return fits ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
+      }
+      return FUNCTION_CLASSES.contains(type.getName()) ? ObjectInputFilter.Status.ALLOWED
+          : ObjectInputFilter.Status.REJECTED;
+    };
+  }
 
   private final HollowTrieMonotoneMinimalPerfectHashFunction<byte[]> function;
   private final int size;
@@ -178,7 +218,7 @@ public final class BucketFunction {
     }
     try (ObjectInputStream in =
         new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
-      in.setObjectInputFilter(FILTER);
+      in.setObjectInputFilter(filter(length));
       Object object = in.readObject();
       if (!(object instanceof HollowTrieMonotoneMinimalPerfectHashFunction<?> function)) {
         throw new CorruptArchiveException(file, 0, "function section holds a "
@@ -192,8 +232,9 @@ public final class BucketFunction {
       }
       return new BucketFunction(typed, size, fingerprints);
     } catch (InvalidClassException e) {
-      throw new CorruptArchiveException(file, "function section names a class that is not "
-          + "allowed or not compatible (written by another sux4j version?)", e);
+      throw new CorruptArchiveException(file, "function section names a class a function is "
+          + "not made of, or an array longer than its bytes could hold (a crafted or damaged "
+          + "file, or one written by another sux4j version)", e);
     } catch (IOException | ClassNotFoundException | RuntimeException e) {
       throw new CorruptArchiveException(file, "function section cannot be decoded", e);
     }
