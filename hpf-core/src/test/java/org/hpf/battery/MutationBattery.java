@@ -572,8 +572,9 @@ abstract class MutationBattery extends BatteryBase {
       // Empty most of the even parts; then appends and deletes add layers and segments.
       List<String> doomed = new ArrayList<>();
       try (HpfReader reader = open(archive)) {
-        // Keep a member of an even part only while its part stays under 40% live, whatever the
-        // members' sizes: every even part becomes sparse.
+        // Keep members of an even part only while it stays under 40% live, whatever their
+        // sizes: every even part becomes sparse, and enough members stay for later changes to
+        // make layers of their own.
         java.util.Map<Integer, Long> keptBytes = new java.util.HashMap<>();
         for (String name : model.members.keySet()) {
           org.hpf.format.IndexRecord record = reader.record(name);
@@ -582,7 +583,7 @@ abstract class MutationBattery extends BatteryBase {
           }
           long room = reader.manifest().part(record.part()).length() - 36;
           long kept = keptBytes.getOrDefault(record.part(), 0L);
-          if (kept + record.entryLength() < 0.4 * room && kept == 0) {
+          if (kept + record.entryLength() < 0.4 * room) {
             keptBytes.put(record.part(), kept + record.entryLength());
           } else {
             doomed.add(name);
