@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** --help, help, --version and the completion script. */
 class HelpAndCompletionTest {
   static final List<String> COMMANDS = List.of("create", "append", "get", "cat", "extract", "ls",
-      "rm", "compact", "recover", "info", "verify", "demo");
+      "rm", "compact", "recover", "info", "verify", "delete-sources", "demo");
 
   @Test
   void topLevelHelpListsCommandsAndExitCodes() {
