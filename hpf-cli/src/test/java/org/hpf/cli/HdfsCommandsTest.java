@@ -117,13 +117,15 @@ class HdfsCommandsTest {
         .toString(), archive)).code());
     assertFails(Cli.run(args("get", archive, "missing")), ExitCodes.NOT_FOUND,
         "'missing' is not in archive");
-    // A lock held by a writer elsewhere (here: a file this test writes).
+    // A lock held by a live writer elsewhere (here: a file this test keeps open, so its lease
+    // is renewed; a closed or expired one would be taken over).
     try (var lock = dfs.fileSystem().create(new org.apache.hadoop.fs.Path(archive, "_lock"))) {
       lock.write("create by bob@node-9 (pid 77) since 2026-01-01T00:00:00Z\n"
           .getBytes(StandardCharsets.UTF_8));
+      lock.hflush();
+      assertFails(Cli.run(args("rm", archive, "d1/f1.bin")), ExitCodes.LOCKED,
+          "is locked by create by bob@node-9 (pid 77)");
     }
-    assertFails(Cli.run(args("rm", archive, "d1/f1.bin")), ExitCodes.LOCKED,
-        "is locked by create by bob@node-9 (pid 77)");
     Cli.Result recovered = Cli.run(args("recover", "--break-lock", archive));
     assertEquals(ExitCodes.OK, recovered.code(), recovered::toString);
     assertEquals(ExitCodes.OK, Cli.run(args("rm", "-q", archive, "d1/f1.bin")).code());
