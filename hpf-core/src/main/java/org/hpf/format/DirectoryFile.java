@@ -83,6 +83,11 @@ public record DirectoryFile(int globalDepth, List<BucketRef> buckets, int[] slot
         }
         buckets.add(b);
       }
+      if (buf.remaining() < (4L << depth)) { // checked before the slots are allocated
+        throw new CorruptArchiveException(file, buf.position(), "directory of global depth "
+            + depth + " needs " + (4L << depth) + " bytes of slots, " + buf.remaining()
+            + " are left");
+      }
       int[] slots = new int[1 << depth];
       for (int i = 0; i < slots.length; i++) {
         slots[i] = buf.getInt();

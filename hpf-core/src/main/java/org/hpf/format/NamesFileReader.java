@@ -76,7 +76,8 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
       return;
     }
     int length = readInt();
-    if (count < 0 || length < (long) ENTRY_MIN * count || length > (1 << 26)) {
+    if (count < 0 || length < (long) ENTRY_MIN * count || length > (1 << 26)
+        || length > in.length() - raw.position()) { // never allocate past the file's end
       throw new CorruptArchiveException(file, at, "bad names block: " + count + " names in "
           + length + " bytes");
     }

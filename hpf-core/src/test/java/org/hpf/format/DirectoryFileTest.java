@@ -223,4 +223,20 @@ class DirectoryFileTest {
       assertThrows(org.hpf.HpfException.class, () -> parse(flipped), () -> "bit " + at);
     }
   }
+
+  /**
+   * A crafted directory (its checksums recomputed) that declares the largest global depth and
+   * holds no slots is refused before 2^24 slots are allocated.
+   */
+  @Test
+  void aDepthTheBytesCannotHoldIsRefusedBeforeTheSlotsAreAllocated() {
+    ByteBuffer body = ByteBuffer.allocate(1 + 4 + 29);
+    body.put((byte) 24).putInt(1);
+    body.put((byte) 0).putLong(0).putInt(0).putInt(0).putInt(0).putLong(0); // an empty bucket
+    body.flip();
+    CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+        () -> DirectoryFile.parse(body, "crafted"));
+    assertTrue(e.getMessage().contains("needs 67108864 bytes of slots, 0 are left"),
+        e.getMessage());
+  }
 }

@@ -501,4 +501,16 @@ class NamesFileTest {
         () -> merge(List.of(ArchiveLayout.names(1, 0), ArchiveLayout.names(2, 0)), false));
     assertTrue(e.getMessage().contains(ArchiveLayout.names(2, 0)), e.getMessage());
   }
+
+  /** A block that declares more bytes than the file has left is refused before it is read. */
+  @Test
+  void aBlockLongerThanTheFileIsRefusedBeforeItIsAllocated() throws Exception {
+    byte[] file = oneBlockFile(1, entryBytes(1, "a", 1, 2));
+    // The block's ByteLength, right after the header and Count: 60 MiB in a file of 80 bytes.
+    ByteBuffer.wrap(file).putInt(FileHeader.SIZE + 4, 60 << 20);
+    FormatTesting.put(storage, FILE, file);
+    CorruptArchiveException e = assertThrows(CorruptArchiveException.class, () -> read(ID));
+    assertTrue(e.getMessage().contains("bad names block: 1 names in 62914560 bytes"),
+        e.getMessage());
+  }
 }
