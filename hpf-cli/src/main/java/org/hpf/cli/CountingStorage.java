@@ -25,7 +25,15 @@ final class CountingStorage extends ForwardingStorage {
 
   @Override
   public ArchiveOutput create(String name, long blockSize) throws IOException {
-    ArchiveOutput file = delegate().create(name, blockSize);
+    return counted(name, delegate().create(name, blockSize));
+  }
+
+  @Override
+  public ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    return counted(name, delegate().createMergedPart(name, blockSize));
+  }
+
+  private ArchiveOutput counted(String name, ArchiveOutput file) {
     return name.startsWith(prefix) ? new CountingOutput(file, written) : file;
   }
 

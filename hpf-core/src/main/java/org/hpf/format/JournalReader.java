@@ -10,7 +10,8 @@ import org.hpf.io.ArchiveInput;
 
 /**
  * Reads a journal back. A last record that is cut short or fails its checksum is a torn write
- * and is dropped; a bad record with more bytes after it is corruption.
+ * and is dropped; so is one followed only by zero bytes (a power loss can leave a file's length
+ * on disk without its last data). A bad record with other bytes after it is corruption.
  */
 public final class JournalReader {
   /** What the journal held, and whether a torn tail was dropped. */
@@ -41,6 +42,26 @@ public final class JournalReader {
   }
 
   /**
+   * True when the journal's header never became durable: the file is shorter than its header, or
+   * the header is damaged and every byte after it is zero. The writer syncs the header before
+   * its first record, so such a journal holds nothing to recover.
+   */
+  public static boolean headerIsTorn(ArchiveInput in, String file) throws IOException {
+    long length = in.length();
+    if (length < PREAMBLE) {
+      return true;
+    }
+    try {
+      ByteBuffer head = ByteBuffer.wrap(in.readFully(0, PREAMBLE));
+      FileHeader.check(head, file, FileKind.JOURNAL, null);
+      JournalHeader.read(head, file);
+      return false;
+    } catch (org.hpf.HpfException e) {
+      return zerosOnly(in, PREAMBLE, length);
+    }
+  }
+
+  /**
    * Streams the journal's records to {@code visitor}, one at a time: memory does not grow with
    * the journal.
    */
@@ -67,7 +88,7 @@ public final class JournalReader {
       int payload = ByteBuffer.wrap(four).getInt();
       int minimum = 2 + IndexRecord.SIZE + 8;
       if (payload < minimum || payload > minimum + MemberNames.MAX_BYTES) {
-        return torn(archiveId, header, count[0], at, length, at + 4, file,
+        return torn(in, archiveId, header, count[0], at, length, at + 4, file,
             "impossible record length " + payload);
       }
       long end = at + 4 + payload + 4;
@@ -75,7 +96,7 @@ public final class JournalReader {
         if (length - at >= 6) {
           byte[] two = new byte[2];
           input.readFully(two, 0, 2);
-          checkNothingFollows(at, length, ((two[0] & 0xFF) << 8) | (two[1] & 0xFF), file);
+          checkNothingFollows(in, at, length, ((two[0] & 0xFF) << 8) | (two[1] & 0xFF), file);
         }
         return new Scan(archiveId, header, count[0], true, at);
       }
@@ -87,8 +108,8 @@ public final class JournalReader {
       buf.position(4);
       int nameLength = buf.getShort() & 0xFFFF;
       if (stored != Checksums.crc32c(record, 0, 4 + payload)) {
-        checkNothingFollows(at, length, nameLength, file);
-        return torn(archiveId, header, count[0], at, length, end, file,
+        checkNothingFollows(in, at, length, nameLength, file);
+        return torn(in, archiveId, header, count[0], at, length, end, file,
             "journal record checksum mismatch");
       }
       if (2 + nameLength + IndexRecord.SIZE + 8 != payload) {
@@ -108,22 +129,39 @@ public final class JournalReader {
    * A bad record is a torn write only if it is the last one. Its payload length says where it
    * ends, but it may be the damaged field: a torn write leaves a prefix of a genuine record, whose
    * name length agrees with its payload length, so a record whose name length says it ends before
-   * the end of the file is followed by further bytes, whatever its payload length claims.
+   * the end of the file is followed by further bytes, whatever its payload length claims (unless
+   * they are all zero: a torn write's prefix followed by blocks never written).
    */
-  private static void checkNothingFollows(long at, long length, int nameLength, String file)
-      throws CorruptArchiveException {
+  private static void checkNothingFollows(ArchiveInput in, long at, long length, int nameLength,
+      String file) throws IOException {
     long nameEnd = at + 4 + 2 + nameLength + IndexRecord.SIZE + 8 + 4;
-    if (nameEnd < length) {
+    if (nameEnd < length && !zerosOnly(in, nameEnd, length)) {
       throw new CorruptArchiveException(file, at, "damaged journal record (its lengths disagree "
           + "or its checksum fails) before the journal's last record");
     }
   }
 
-  private static Scan torn(ArchiveId archiveId, JournalHeader header, long entries, long at,
-      long length, long end, String file, String problem) throws CorruptArchiveException {
-    if (end < length) {
+  private static Scan torn(ArchiveInput in, ArchiveId archiveId, JournalHeader header,
+      long entries, long at, long length, long end, String file, String problem)
+      throws IOException {
+    if (end < length && !zerosOnly(in, end, length)) {
       throw new CorruptArchiveException(file, at, problem + " before the journal's last record");
     }
     return new Scan(archiveId, header, entries, true, at);
+  }
+
+  /** True when every byte of {@code [from, to)} is zero. */
+  private static boolean zerosOnly(ArchiveInput in, long from, long to) throws IOException {
+    byte[] chunk = new byte[(int) Math.min(1 << 16, Math.max(0, to - from))];
+    for (long at = from; at < to; at += chunk.length) {
+      int n = (int) Math.min(chunk.length, to - at);
+      in.readFully(at, chunk, 0, n);
+      for (int i = 0; i < n; i++) {
+        if (chunk[i] != 0) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 }

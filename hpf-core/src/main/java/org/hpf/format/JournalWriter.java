@@ -9,7 +9,12 @@ import org.hpf.io.ArchiveOutput;
 
 /**
  * Appends records to a journal (docs/FORMAT.md, "Journal"). Thread-safe: merge threads append
- * batches, each batch is written and flushed as a unit.
+ * batches, each batch is written and synced as a unit.
+ *
+ * <p>Every batch is synced ({@code hsync}), not only flushed: a journal record is what recovery
+ * commits, so it must never outlive, in a power loss, the part bytes it points to (which the
+ * merge thread syncs first). The header is synced before any record, so a journal whose header
+ * did not survive holds nothing.
  */
 public final class JournalWriter implements AutoCloseable {
   private final ArchiveOutput file;
@@ -19,10 +24,10 @@ public final class JournalWriter implements AutoCloseable {
     this.file = file;
     file.stream().write(FileHeader.bytes(FileKind.JOURNAL, id));
     file.stream().write(header.toBytes());
-    file.flush();
+    file.sync();
   }
 
-  /** Writes the batch and flushes it to the file system (the parts must be flushed first). */
+  /** Writes the batch and syncs it (the parts it points into must be synced first). */
   public synchronized void append(List<JournalEntry> batch) throws IOException {
     if (batch.isEmpty()) {
       return;
@@ -32,7 +37,7 @@ public final class JournalWriter implements AutoCloseable {
       bytes.write(encode(entry));
     }
     file.stream().write(bytes.toByteArray());
-    file.flush();
+    file.sync();
   }
 
   static byte[] encode(JournalEntry entry) throws IOException {
@@ -52,6 +57,7 @@ public final class JournalWriter implements AutoCloseable {
 
   @Override
   public synchronized void close() throws IOException {
+    file.sync(); // a closed journal may be renamed into place (a job task's commit)
     file.close();
   }
 }

@@ -42,11 +42,6 @@ public final class HdfsIntegration {
     return storage(fs, root, (short) 0, 0, HdfsOptions.defaults());
   }
 
-  /** The storage a create's or append's merge writes its parts through. */
-  public static ArchiveStorage forMerge(ArchiveStorage storage) throws IOException {
-    return storage.forMerge();
-  }
-
   /**
    * Called once a generation is committed (and, for changes, garbage collected): reports the
    * merged parts' storage policy and pins the generation's index files. Never throws: the commit

@@ -28,7 +28,7 @@ import org.hpf.io.HadoopStorage;
  * what HDFS offers an archive.
  * <ul>
  *   <li>Part files get the configured storage policy; the parts a merge writes can be
- *       LazyPersist ({@link #forMerge()}).
+ *       LazyPersist ({@link #createMergedPart}).
  *   <li>{@link #open} fetches every block location of the file from the NameNode at once (one
  *       RPC, no {@code getFileStatus}), so no positioned read of the open file asks the NameNode
  *       again, and the file's block locations are known without an RPC.
@@ -46,7 +46,7 @@ public final class HdfsStorage extends ForwardingStorage {
   private final HdfsOptions options;
   private String lazyPersistProblem;
   private boolean probed;
-  private volatile MergeView lastMerge;
+  private Merge currentMerge;
   private Long cacheCapacity;
 
   /**
@@ -130,25 +130,32 @@ public final class HdfsStorage extends ForwardingStorage {
   }
 
   /**
-   * The storage a create or append merges through: parts it creates are LazyPersist when the
-   * options ask for it and a probe found RAM_DISK replicas possible (once per storage); the
-   * outcome goes to the report of the next commit.
+   * A part a create, append or job task merges into: LazyPersist when the options ask for it
+   * and a probe found RAM_DISK replicas possible (probed once per storage), else as
+   * {@link #create}. The parts are remembered for the report of the next commit.
    */
   @Override
-  public ArchiveStorage forMerge() throws IOException {
-    String fallback = null;
-    boolean lazy = false;
-    if (options.lazyPersist()) {
-      if (!probed) {
-        lazyPersistProblem = LazyPersistProbe.probe(fs, plain.root(), replication);
-        probed = true;
+  public ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    Merge merge = merge();
+    merge.parts.add(name);
+    return merge.lazy ? createPart(name, blockSize, true) : create(name, blockSize);
+  }
+
+  private synchronized Merge merge() throws IOException {
+    if (currentMerge == null) {
+      String fallback = null;
+      boolean lazy = false;
+      if (options.lazyPersist()) {
+        if (!probed) {
+          lazyPersistProblem = LazyPersistProbe.probe(fs, plain.root(), replication);
+          probed = true;
+        }
+        fallback = lazyPersistProblem;
+        lazy = fallback == null;
       }
-      fallback = lazyPersistProblem;
-      lazy = fallback == null;
+      currentMerge = new Merge(lazy, fallback);
     }
-    MergeView view = new MergeView(lazy, fallback);
-    lastMerge = view;
-    return view;
+    return currentMerge;
   }
 
   @Override
@@ -169,8 +176,11 @@ public final class HdfsStorage extends ForwardingStorage {
    */
   HdfsReport.Parts takeMergeOutcome(Manifest manifest, List<String> warnings)
       throws IOException {
-    MergeView merge = lastMerge;
-    lastMerge = null;
+    Merge merge;
+    synchronized (this) {
+      merge = currentMerge;
+      currentMerge = null;
+    }
     String requested = options.partStoragePolicy();
     if (merge == null) {
       return new HdfsReport.Parts(requested, null, 0, 0, 0, null);
@@ -269,30 +279,15 @@ public final class HdfsStorage extends ForwardingStorage {
     plain.close();
   }
 
-  /** The storage a merge writes through: LazyPersist parts when {@code lazy}. */
-  private final class MergeView extends ForwardingStorage {
+  /** The parts merged since the last commit, and how they were placed. */
+  private static final class Merge {
     final boolean lazy;
     final String fallback;
     final Queue<String> parts = new ConcurrentLinkedQueue<>();
 
-    MergeView(boolean lazy, String fallback) {
-      super(HdfsStorage.this);
+    Merge(boolean lazy, String fallback) {
       this.lazy = lazy;
       this.fallback = fallback;
-    }
-
-    @Override
-    public ArchiveOutput create(String name, long blockSize) throws IOException {
-      if (!isPart(name)) {
-        return HdfsStorage.this.create(name, blockSize);
-      }
-      parts.add(name);
-      return lazy ? createPart(name, blockSize, true) : HdfsStorage.this.create(name, blockSize);
-    }
-
-    @Override
-    public void close() {
-      // The merge does not own the storage.
     }
   }
 

@@ -70,12 +70,13 @@ public interface ArchiveStorage extends Closeable {
   }
 
   /**
-   * The storage a create's or append's merge writes its parts through: on HDFS one that gives
-   * them the part storage policy (LazyPersist where asked and possible); elsewhere this one.
-   * Wrappers forward it, so no wrapper can switch the feature off.
+   * Creates a part file that a merge (a create, an append, a job's task) writes: on HDFS with the
+   * part storage policy, LazyPersist where asked and possible; elsewhere as {@link #create}.
+   * Wrappers forward it, so no wrapper can switch the feature off, and a wrapper that watches
+   * the files it creates must watch these too.
    */
-  default ArchiveStorage forMerge() throws IOException {
-    return this;
+  default ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    return create(name, blockSize);
   }
 
   /**

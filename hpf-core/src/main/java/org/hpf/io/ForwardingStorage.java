@@ -46,8 +46,8 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
-  public ArchiveStorage forMerge() throws IOException {
-    return delegate.forMerge();
+  public ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    return delegate.createMergedPart(name, blockSize);
   }
 
   @Override

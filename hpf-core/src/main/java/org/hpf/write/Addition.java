@@ -10,7 +10,6 @@ import org.hpf.format.IndexRecord;
 import org.hpf.format.JournalHeader;
 import org.hpf.format.JournalWriter;
 import org.hpf.format.Manifest.PartInfo;
-import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
 import org.slf4j.Logger;
@@ -52,7 +51,7 @@ final class Addition {
     this.journalName = ArchiveLayout.journal(commit.generation());
     this.journal = startJournal(id, header);
     // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
-    this.lanes = new MergeLanes(HdfsIntegration.forMerge(storage), id, options, blockSize,
+    this.lanes = new MergeLanes(storage, id, options, blockSize,
         header.partSize(), journal, firstPartId);
   }
 

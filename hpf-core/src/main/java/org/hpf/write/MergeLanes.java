@@ -18,8 +18,8 @@ import org.hpf.io.ArchiveStorage;
 /**
  * The part files members are merged into: one lane per thread adding at the same time, each
  * writing its own part, so threads never share a part. A lane journals its members in batches,
- * after flushing (hflush) its part, so a journaled record always points at bytes the file
- * system has; it rolls over to a new part when the next member would pass the part size.
+ * after syncing (hsync) its part, so a journaled record always points at bytes that are
+ * durable; it rolls over to a new part when the next member would pass the part size.
  */
 final class MergeLanes {
   /** One part being written, its unjournaled batch and its live counts. */
@@ -44,7 +44,7 @@ final class MergeLanes {
               - firstPartId) + " part files set aside for them (ids " + firstPartId + " to "
               + (partLimit - 1) + "); a source grew after it was listed?");
         }
-        part = new PartWriter(storage, archiveId, id, blockSize);
+        part = PartWriter.merged(storage, archiveId, id, blockSize);
         synchronized (written) {
           written.add(part.id());
         }
@@ -65,7 +65,7 @@ final class MergeLanes {
       liveBytes += record.entryLength();
       if (batch.size() >= options.journalBatchFiles()
           || batchBytes >= options.journalBatchBytes()) {
-        part.flush();
+        part.sync();
         journal.append(batch);
         batch.clear();
         batchBytes = 0;

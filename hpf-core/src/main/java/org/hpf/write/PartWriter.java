@@ -23,10 +23,22 @@ final class PartWriter implements AutoCloseable {
   private final ChecksummedOutput out;
   private boolean sealed;
 
+  /** A part that compaction or recovery copies entries into. */
   PartWriter(ArchiveStorage storage, ArchiveId archiveId, int id, long blockSize)
       throws IOException {
+    this(storage.create(ArchiveLayout.part(id), blockSize), archiveId, id);
+  }
+
+  /** A part that a merge writes new members into ({@link ArchiveStorage#createMergedPart}). */
+  static PartWriter merged(ArchiveStorage storage, ArchiveId archiveId, int id, long blockSize)
+      throws IOException {
+    return new PartWriter(storage.createMergedPart(ArchiveLayout.part(id), blockSize), archiveId,
+        id);
+  }
+
+  private PartWriter(ArchiveOutput file, ArchiveId archiveId, int id) throws IOException {
     this.id = id;
-    this.file = storage.create(ArchiveLayout.part(id), blockSize);
+    this.file = file;
     this.out = new ChecksummedOutput(new BufferedOutputStream(file.stream(), 1 << 17));
     FileHeader.write(out.data(), FileKind.PART, archiveId);
     out.data().writeInt(id);
@@ -53,10 +65,13 @@ final class PartWriter implements AutoCloseable {
     return out;
   }
 
-  /** Makes every entry written so far visible to readers and recovery (hflush). */
-  void flush() throws IOException {
+  /**
+   * Makes every entry written so far durable (hsync), so that journal records pointing at them
+   * survive only together with them, a power loss included.
+   */
+  void sync() throws IOException {
     out.flush();
-    file.flush();
+    file.sync();
   }
 
   /** Writes the footer, syncs and closes; returns the sealed length. */

@@ -157,8 +157,8 @@ public final class Recovery {
     Set<Long> invalid = new HashSet<>(); // ordinals of entries whose bytes are not intact
     JournalReader.Scan scan;
     try (ArchiveInput in = storage.open(journalName)) {
-      if (in.length() < JournalReader.PREAMBLE) {
-        // The writer died before its journal header reached the file system: nothing to redo.
+      if (JournalReader.headerIsTorn(in, storage.location(journalName))) {
+        // The writer died before its journal header was durable: nothing to redo.
         storage.delete(journalName);
         return new Report(0, false, committed, 0, 0, true, 0, 1, null);
       }

@@ -5,7 +5,6 @@ import java.util.List;
 import org.hpf.format.JournalWriter;
 import org.hpf.format.Manifest.PartInfo;
 import org.hpf.format.MemberNames;
-import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveOutput;
 import org.hpf.io.ArchiveStorage;
 
@@ -40,7 +39,7 @@ public final class StagedMerge implements AutoCloseable {
       out.close();
       throw e;
     }
-    this.lanes = new MergeLanes(HdfsIntegration.forMerge(work), plan.archiveId(), options,
+    this.lanes = new MergeLanes(work, plan.archiveId(), options,
         plan.header().blockSize(), plan.header().partSize(), journal, firstPartId, partLimit);
   }
 

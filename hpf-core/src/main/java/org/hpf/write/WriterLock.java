@@ -112,7 +112,7 @@ public final class WriterLock implements AutoCloseable {
         + hostName() + " (pid " + ManagementFactory.getRuntimeMXBean().getPid() + ") since "
         + Instant.now() + "\n";
     file.stream().write(line.getBytes(StandardCharsets.UTF_8));
-    file.flush();
+    file.sync(); // the holder's line must survive a power loss to tell who held the lock
     return new WriterLock(storage, file);
   }
 

@@ -1,5 +1,7 @@
 package org.hpf.crash;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.hpf.io.ArchiveStorage;
 
@@ -10,7 +12,7 @@ import org.hpf.io.ArchiveStorage;
  * file system, exactly as when a process dies. Reads keep working (a dead process reads
  * nothing, and the writer never reads after the crash point).
  */
-final class CrashingStorage extends FaultyStorage {
+class CrashingStorage extends FaultyStorage {
   /** The simulated death; an Error so that no writer code handles it as an I/O failure. */
   static final class Crash extends Error {
     private static final long serialVersionUID = 1L;
@@ -22,6 +24,7 @@ final class CrashingStorage extends FaultyStorage {
 
   private final int killAt;
   private final AtomicInteger operations = new AtomicInteger();
+  private final Set<String> kinds = ConcurrentHashMap.newKeySet();
   private volatile boolean dead;
 
   /** @param killAt the 1-based operation that crashes; 0 never crashes (counts only) */
@@ -34,6 +37,11 @@ final class CrashingStorage extends FaultyStorage {
     return operations.get();
   }
 
+  /** The kinds of operations seen, numbers masked: "write part-#", "hsync _journal-#", ... */
+  Set<String> kinds() {
+    return kinds;
+  }
+
   boolean crashed() {
     return dead;
   }
@@ -43,6 +51,7 @@ final class CrashingStorage extends FaultyStorage {
     if (dead) {
       throw new Crash(operation + " after death");
     }
+    kinds.add(operation.replaceAll("[0-9]+", "#"));
     if (operations.incrementAndGet() == killAt) {
       dead = true;
       throw new Crash(operation + " #" + killAt);

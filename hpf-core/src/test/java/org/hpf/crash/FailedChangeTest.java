@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A change that fails while its process lives (an I/O error at any step, a source that changed)
  * throws and leaves the archive exactly as it was: the same files with the same bytes, no journal
  * or part of its own, nothing a later writer or recovery could roll forward; and the same writer
- * can make the change afterwards. {@link CrashRecoveryTest} covers a process that dies instead.
+ * can make the change afterwards. {@link CrashRecoveryBattery} covers a writer that dies instead.
  */
 @Tag("slow")
 class FailedChangeTest {

@@ -31,7 +31,21 @@ abstract class FaultyStorage extends ForwardingStorage {
   @Override
   public ArchiveOutput create(String name, long blockSize) throws IOException {
     mutation("create " + name);
-    ArchiveOutput out = delegate.create(name, blockSize);
+    return created(name, faulty(name, delegate.create(name, blockSize)));
+  }
+
+  @Override
+  public ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    mutation("create " + name);
+    return created(name, faulty(name, delegate.createMergedPart(name, blockSize)));
+  }
+
+  /** Every file created through this storage, merged parts included, passes through here. */
+  ArchiveOutput created(String name, ArchiveOutput file) {
+    return file;
+  }
+
+  private ArchiveOutput faulty(String name, ArchiveOutput out) {
     return new ArchiveOutput() {
       private final OutputStream stream = new OutputStream() {
         @Override
@@ -106,6 +120,12 @@ abstract class FaultyStorage extends ForwardingStorage {
   public void mkdirs(String dir) throws IOException {
     mutation("mkdirs " + dir);
     delegate.mkdirs(dir);
+  }
+
+  @Override
+  public void deleteDirectory(String dir) throws IOException {
+    mutation("deleteDirectory " + dir);
+    delegate.deleteDirectory(dir);
   }
 
   @Override

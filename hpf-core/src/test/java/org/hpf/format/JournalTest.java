@@ -274,6 +274,65 @@ class JournalTest {
   }
 
   @Test
+  void tornLastRecordFollowedByZerosIsDroppedAtEveryCut() throws Exception {
+    List<JournalEntry> entries = entries(6, 15);
+    long[] starts = write(entries, 2);
+    byte[] file = bytes();
+    int last = entries.size() - 1;
+    for (long cut = starts[last]; cut < starts[last + 1]; cut++) {
+      for (int zeros : new int[] {1, (int) (starts[last + 1] - cut), 200}) {
+        byte[] torn = Arrays.copyOf(Arrays.copyOf(file, (int) cut), (int) cut + zeros);
+        put(torn);
+        JournalReader.Contents contents = read();
+        assertEquals(entries.subList(0, last), contents.entries(), "cut at " + cut);
+        assertTrue(contents.tornTail(), "cut at " + cut);
+        assertEquals(starts[last], contents.validLength(), "cut at " + cut);
+        torn[torn.length - 1] = 7; // a byte after the zeros: written later, so not torn
+        put(torn);
+        if (cut + zeros > starts[last + 1]) {
+          assertThrows(CorruptArchiveException.class, this::read, "cut at " + cut);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aHeaderThatNeverBecameDurableHoldsNothing() throws Exception {
+    write(entries(2, 16), 2);
+    byte[] file = bytes();
+    for (int cut = 0; cut < JournalReader.PREAMBLE; cut++) {
+      byte[] torn = Arrays.copyOf(Arrays.copyOf(file, cut), JournalReader.PREAMBLE + 64);
+      put(Arrays.copyOf(file, cut));
+      assertTrue(headerIsTorn(), "cut at " + cut);
+      put(torn);
+      // A torn header that still parses (its cut fell in zero bytes) is not torn: then its
+      // journal is read, and zeros follow it.
+      boolean parses;
+      try {
+        read();
+        parses = true;
+      } catch (CorruptArchiveException | ArchiveVersionException e) {
+        parses = false;
+      }
+      assertEquals(!parses, headerIsTorn(), "cut at " + cut + " followed by zeros");
+      torn[torn.length - 1] = 1;
+      put(torn);
+      assertFalse(headerIsTorn() && parses, "cut at " + cut);
+      if (!parses) {
+        assertFalse(headerIsTorn(), "cut at " + cut + " followed by a record's bytes");
+      }
+    }
+    put(file);
+    assertFalse(headerIsTorn());
+  }
+
+  private boolean headerIsTorn() throws IOException {
+    try (ArchiveInput in = storage.open(FILE)) {
+      return JournalReader.headerIsTorn(in, FILE);
+    }
+  }
+
+  @Test
   void badRecordFollowedByMoreRecordsIsCorruption() throws Exception {
     List<JournalEntry> entries = entries(8, 13);
     long[] starts = write(entries, 3);
@@ -295,8 +354,16 @@ class JournalTest {
     List<JournalEntry> entries = entries(4, 14);
     write(entries, 4);
     byte[] file = bytes();
-    // Zeros after the records: length 0 is impossible, and more zeros follow it.
+    // Zeros after the records: a length that reached the disk before its data (power loss).
     put(Arrays.copyOf(file, file.length + 20));
+    JournalReader.Contents zeros = read();
+    assertEquals(entries, zeros.entries());
+    assertTrue(zeros.tornTail());
+    assertEquals(file.length, zeros.validLength());
+    // Anything else after the zeros was written after them: corruption.
+    byte[] late = Arrays.copyOf(file, file.length + 20);
+    late[late.length - 1] = 1;
+    put(late);
     assertThrows(CorruptArchiveException.class, this::read);
     // Fewer than 4 trailing bytes: a torn length field.
     put(Arrays.copyOf(file, file.length + 3));

@@ -11,9 +11,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.hpf.FileNotInArchiveException;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Random damage to any file of an archive that has two committed generations and the journal
  * of a third that crashed: bit flips, overwritten runs, zeroed runs, truncation, extension.
  * After each mutation, recovery and every read either give exactly the expected result or throw
- * a typed hpf error; nothing hangs, nothing runs out of memory, no wrong byte is returned.
+ * a typed hpf error; nothing hangs, nothing runs out of memory, no wrong byte is returned, and
+ * the listing holds every member that reads back whole and nothing never added.
  *
  * <p>{@code -Dhpf.fuzz.mutations=N} sets the number of mutated archives (default 300; the
  * {@code long-tests} profile runs 10,000); {@code -Dhpf.fuzz.seed=S} replays a run.
@@ -157,19 +160,26 @@ class FuzzTest {
       throw new AssertionError(context + ": open threw an untyped " + e, e);
     }
     try (reader) {
+      Set<String> found = new HashSet<>();
       for (Map.Entry<String, byte[]> member : committed.entrySet()) {
-        errors += readOne(reader, member.getKey(), member.getValue(), context, false);
+        errors += readOne(reader, member.getKey(), member.getValue(), context, false, found);
       }
       for (Map.Entry<String, byte[]> member : crashed.entrySet()) {
-        errors += readOne(reader, member.getKey(), member.getValue(), context, true);
+        errors += readOne(reader, member.getKey(), member.getValue(), context, true, found);
       }
-      errors += readOne(reader, "a/f1", null, context, true);
+      errors += readOne(reader, "a/f1", null, context, true, found);
       try (var names = reader.list()) {
+        Set<String> listed = new HashSet<>();
         names.forEach(name -> {
           if (!committed.containsKey(name) && !crashed.containsKey(name)) {
             throw new AssertionError(context + ": listed " + name + ", never added");
           }
+          listed.add(name);
         });
+        found.removeAll(listed);
+        if (!found.isEmpty()) {
+          throw new AssertionError(context + ": members read but not listed: " + found);
+        }
       } catch (HpfException e) {
         errors++;
       } catch (java.io.UncheckedIOException e) {
@@ -187,10 +197,11 @@ class FuzzTest {
   /**
    * Reads one name with get and open: the expected bytes or a typed error; a member may be
    * missing only if {@code mayBeAbsent} (a recovered append that damage cut short) — a
-   * committed member reported missing must come with a typed error, not silently.
+   * committed member reported missing must come with a typed error, not silently. A name read
+   * whole goes into {@code found}: the listing must then hold it.
    */
   private static int readOne(HpfReader reader, String name, byte[] expected, String context,
-      boolean mayBeAbsent) {
+      boolean mayBeAbsent, Set<String> found) {
     try {
       byte[] got = reader.get(name);
       if (expected == null) {
@@ -200,6 +211,7 @@ class FuzzTest {
       try (InputStream in = reader.open(name)) {
         assertArrayEquals(expected, in.readAllBytes(), context + ": wrong stream for " + name);
       }
+      found.add(name);
       return 0;
     } catch (FileNotInArchiveException e) {
       if (!mayBeAbsent) {

@@ -4,6 +4,7 @@ import static org.hpf.crash.ArchiveFixtures.hadoopPath;
 import static org.hpf.crash.ArchiveFixtures.storage;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,6 +14,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.format.Manifest;
@@ -26,21 +30,30 @@ import org.hpf.write.ArchiveCreator;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.Source;
 import org.hpf.write.WriterOptions;
+import org.hpf.crash.LosingStorage.Loss;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills the writer at every mutating storage operation of a create, an append, a delete and a
- * compaction, then recovers and checks: committed files are intact, nothing that was not added
- * appears, an operation whose commit point passed is complete, verify passes, and the archive
- * takes another append.
+ * compaction, takes away what the crash would have lost (bytes not flushed for a process crash,
+ * bytes not synced for a power loss, each with a torn last write), then recovers and checks:
+ * committed files are intact, nothing that was not added appears, an operation whose commit
+ * point passed is complete (a delete all or nothing), the listing agrees with the reads, verify
+ * passes, and the archive takes another append.
  */
-class CrashRecoveryTest {
+abstract class CrashRecoveryBattery {
+  /** What the crash takes away besides the writer. */
+  abstract Loss loss();
+
   private static final Configuration CONF = ArchiveFixtures.CONF;
+
+  /** The steps of writing a part: a crash must be able to hit each of them. */
+  private static final String[] PART_WRITES = {"create part-#", "write part-#",
+      "hsync part-#", "close part-#"};
 
   @TempDir Path tmp;
   private final Map<String, byte[]> expected = new HashMap<>();
-  private int killPoints;
 
   private WriterOptions options(boolean breakLock) {
     return WriterOptions.builder().threads(2).partSize(48 * 1024).bucketCapacity(24)
@@ -57,12 +70,14 @@ class CrashRecoveryTest {
 
   @Test
   void everyKillPointOfACreate() throws Exception {
+    Loss loss = loss();
     List<Source> sources = sources("src", "a", 120, 1);
-    int total = countOperations(dir -> ArchiveCreator.create(dir, sources, options(false)));
+    Operation create = s -> ArchiveCreator.create(s, sources, options(false));
+    int total = countOperations(create, null, PART_WRITES);
+    int checked = 0;
     for (int k = 1; k <= total; k++) {
-      Path dir = tmp.resolve("create-" + k);
-      crash(new CrashingStorage(storage(dir), k),
-          s -> ArchiveCreator.create(s, sources, options(false)));
+      Path dir = tmp.resolve("create-" + loss + "-" + k);
+      crash(dir, k, loss, create);
       HadoopStorage real = storage(dir);
       boolean commitPointPassed = committed(real, 1);
       if (!real.rootExists()) {
@@ -71,46 +86,47 @@ class CrashRecoveryTest {
       try {
         ArchiveWriter.recover(CONF, hadoopPath(dir), options(true));
       } catch (NoCommittedGenerationException e) {
-        // The writer died before its journal held a record: nothing was added.
-        assertTrue(!commitPointPassed, "k=" + k + ": a committed create lost its manifest");
+        // The writer died before its journal held a durable record: nothing was added.
+        assertFalse(commitPointPassed, "k=" + k + ": a committed create lost its manifest");
         continue;
       }
-      check(dir, k, Map.of(), sourcesNames(sources), commitPointPassed);
+      Outcome outcome = new Outcome(Map.of(), names(sources), commitPointPassed, false);
+      check(dir, k, outcome);
+      checked++;
     }
-    System.out.println("create: " + killPoints + " kill points checked of " + total);
-    assertTrue(killPoints > 20, "too few kill points: " + killPoints);
+    System.out.println("create (" + loss + "): " + checked + " kill points checked of " + total);
+    assertTrue(total > 60 && checked > total * 3 / 4, "too few kill points: " + checked);
   }
 
   @Test
   void everyKillPointOfAnAppend() throws Exception {
+    Loss loss = loss();
     List<Source> base = sources("base", "b", 80, 2);
     Path template = tmp.resolve("template");
     ArchiveCreator.create(storage(template), base, options(false));
     Map<String, byte[]> committedFiles = new HashMap<>(expected);
     List<Source> added = sources("more", "c", 60, 3);
-    int total = countOperations(dir -> {
-      LocalTrees.copy(template, tmp.resolve("count"));
-      try (ArchiveWriter writer = ArchiveWriter.open(CONF, dir, options(false))) {
+    Operation append = s -> {
+      try (ArchiveWriter writer = ArchiveWriter.open(CONF, s, options(false))) {
         writer.appendSources(added, false);
       }
-    });
+    };
+    int total = countOperations(append, template, PART_WRITES);
     for (int k = 1; k <= total; k++) {
-      Path dir = tmp.resolve("append-" + k);
+      Path dir = tmp.resolve("append-" + loss + "-" + k);
       LocalTrees.copy(template, dir);
-      crash(new CrashingStorage(storage(dir), k), s -> {
-        try (ArchiveWriter writer = ArchiveWriter.open(CONF, s, options(false))) {
-          writer.appendSources(added, false);
-        }
-      });
+      crash(dir, k, loss, append);
       boolean commitPointPassed = committed(storage(dir), 2);
       ArchiveWriter.recover(CONF, hadoopPath(dir), options(true));
-      check(dir, k, committedFiles, sourcesNames(added), commitPointPassed);
+      check(dir, k, new Outcome(committedFiles, names(added), commitPointPassed, false));
     }
-    System.out.println("append: " + killPoints + " kill points checked of " + total);
+    System.out.println("append (" + loss + "): " + total + " kill points checked");
+    assertTrue(total > 40, "too few kill points: " + total);
   }
 
   @Test
   void everyKillPointOfADeleteAndACompaction() throws Exception {
+    Loss loss = loss();
     List<Source> base = sources("base", "d", 90, 4);
     Path template = tmp.resolve("template");
     ArchiveCreator.create(storage(template), base, options(false));
@@ -118,6 +134,8 @@ class CrashRecoveryTest {
     for (int i = 0; i < 60; i++) {
       doomed.add("d/f" + i);
     }
+    Map<String, byte[]> survivors = new HashMap<>(expected);
+    doomed.forEach(survivors::remove);
     for (boolean compact : new boolean[] {false, true}) {
       Path start = tmp.resolve("start-" + compact);
       LocalTrees.copy(template, start);
@@ -126,6 +144,7 @@ class CrashRecoveryTest {
           writer.delete(doomed);
         }
       }
+      long generation = compact ? 3 : 2;
       Operation op = s -> {
         try (ArchiveWriter writer = ArchiveWriter.open(CONF, s, options(false))) {
           if (compact) {
@@ -135,63 +154,68 @@ class CrashRecoveryTest {
           }
         }
       };
-      int total = countOperations(dir -> {
-        LocalTrees.copy(start, tmp.resolve("count"));
-        op.run(dir);
-      });
+      int total = countOperations(op, start, compact ? PART_WRITES : new String[0]);
       for (int k = 1; k <= total; k++) {
-        Path dir = tmp.resolve("op-" + compact + "-" + k);
+        Path dir = tmp.resolve("op-" + loss + "-" + compact + "-" + k);
         LocalTrees.copy(start, dir);
-        crash(new CrashingStorage(storage(dir), k), op);
+        crash(dir, k, loss, op);
+        boolean commitPointPassed = committed(storage(dir), generation);
         ArchiveWriter.recover(CONF, hadoopPath(dir), options(true));
-        try (HpfReader reader = HpfReader.open(CONF, hadoopPath(dir))) {
-          long present = doomed.stream().filter(n -> exists(reader, n)).count();
-          assertTrue(present == 0 || present == doomed.size() && !compact,
-              "k=" + k + ": a delete was applied partly: " + present);
-          for (int i = 60; i < 90; i++) {
-            String name = "d/f" + i;
-            assertArrayEquals(expected.get(name), reader.get(name), "k=" + k + " " + name);
-          }
-        }
-        verify(dir, k);
-        killPoints++;
+        check(dir, k, compact
+            ? new Outcome(survivors, List.of(), commitPointPassed, false)
+            : new Outcome(survivors, doomed, !commitPointPassed, true));
       }
+      String what = compact ? "compaction" : "delete";
+      System.out.println(what + " (" + loss + "): " + total + " kill points checked");
+      assertTrue(total > 20, what + ": too few kill points: " + total);
     }
   }
 
-  private static boolean exists(HpfReader reader, String name) {
-    try {
-      return reader.exists(name);
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-  }
+  /**
+   * What a recovered archive may hold: every member of {@code kept}; of {@code attempted}, the
+   * names an operation added or kept (all of them when {@code allAttempted}, all or none when
+   * {@code allOrNothing}, any of them otherwise).
+   */
+  private record Outcome(Map<String, byte[]> kept, List<String> attempted, boolean allAttempted,
+      boolean allOrNothing) {}
 
-  /** Checks the recovered archive, then appends to it. */
-  private void check(Path dir, int k, Map<String, byte[]> committedFiles, List<String> attempted,
-      boolean attemptCommitted) throws IOException {
+  /** Checks the recovered archive, its listing and verify, then appends to it. */
+  private void check(Path dir, int k, Outcome outcome) throws IOException {
     try (HpfReader reader = HpfReader.open(CONF, hadoopPath(dir))) {
-      for (Map.Entry<String, byte[]> file : committedFiles.entrySet()) {
+      for (Map.Entry<String, byte[]> file : outcome.kept().entrySet()) {
         assertArrayEquals(file.getValue(), reader.get(file.getKey()),
             "k=" + k + ": committed " + file.getKey());
       }
-      List<String> listed;
+      Set<String> listed;
       try (var names = reader.list()) {
-        listed = names.toList();
+        listed = names.collect(Collectors.toSet());
+      }
+      assertTrue(listed.containsAll(outcome.kept().keySet()),
+          "k=" + k + ": a committed member is missing from the listing");
+      long attempted = 0;
+      for (String name : outcome.attempted()) {
+        boolean member = reader.exists(name);
+        assertEquals(member, listed.contains(name), "k=" + k + ": listing and reads disagree on "
+            + name);
+        attempted += member ? 1 : 0;
       }
       for (String name : listed) {
-        assertTrue(committedFiles.containsKey(name) || attempted.contains(name),
+        assertTrue(outcome.kept().containsKey(name) || outcome.attempted().contains(name),
             "k=" + k + ": " + name + " appeared from nowhere");
         assertArrayEquals(expected.get(name), reader.get(name), "k=" + k + ": " + name);
       }
-      if (attemptCommitted) {
-        assertEquals(committedFiles.size() + attempted.size(), listed.size(),
-            "k=" + k + ": the operation committed but files are missing");
+      int all = outcome.attempted().size();
+      if (outcome.allAttempted()) {
+        assertEquals(all, attempted, "k=" + k + ": the operation committed but files are "
+            + "missing (or a delete that did not commit removed some)");
+      } else if (outcome.allOrNothing()) {
+        assertTrue(attempted == 0 || attempted == all, "k=" + k + ": applied partly: "
+            + attempted + " of " + all);
       }
       assertEquals(listed.size(), reader.manifest().fileCount(), "k=" + k);
     }
     verify(dir, k);
-    Path extra = tmp.resolve("extra-" + k);
+    Path extra = tmp.resolve("extra-" + dir.getFileName());
     Files.createDirectories(extra);
     Files.writeString(extra.resolve("after-crash-" + k), "more " + k);
     try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(dir), options(false))) {
@@ -200,7 +224,6 @@ class CrashRecoveryTest {
     try (HpfReader reader = HpfReader.open(CONF, hadoopPath(dir))) {
       assertEquals("more " + k, new String(reader.get("after-crash-" + k)));
     }
-    killPoints++;
   }
 
   private static void verify(Path dir, int k) throws IOException {
@@ -209,7 +232,7 @@ class CrashRecoveryTest {
     assertTrue(report.ok(), "k=" + k + ": verify found " + report.problems());
   }
 
-  private static List<String> sourcesNames(List<Source> sources) {
+  private static List<String> names(List<Source> sources) {
     return sources.stream().map(Source::name).toList();
   }
 
@@ -218,19 +241,33 @@ class CrashRecoveryTest {
     void run(ArchiveStorage storage) throws IOException;
   }
 
-  private int countOperations(Operation op) throws IOException {
+  /**
+   * Runs the operation on a copy of {@code start} (or a new archive) and counts its steps, which
+   * must include {@code mustSee} (kinds as {@link CrashingStorage#kinds} names them).
+   */
+  private int countOperations(Operation op, Path start, String... mustSee) throws IOException {
     Path dir = tmp.resolve("count");
+    LocalTrees.delete(dir);
+    if (start != null) {
+      LocalTrees.copy(start, dir);
+    }
     CrashingStorage counter = new CrashingStorage(storage(dir), 0);
     op.run(counter);
+    for (String kind : mustSee) {
+      assertTrue(counter.kinds().contains(kind), "no kill point at " + kind
+          + ": the writer bypasses the storage (" + counter.kinds() + ")");
+    }
     return counter.operations();
   }
 
   /**
-   * Runs the operation until the storage kills it. With two merge threads the number of
-   * operations varies a little between runs, so a run may also finish before its kill point;
-   * then the archive must simply hold the finished operation, which the checks verify too.
+   * Runs the operation until the storage kills it at step {@code k}, then takes away what the
+   * crash loses. With two merge threads the number of steps varies a little between runs, so a
+   * run may also finish before its kill point; then the archive must simply hold the finished
+   * operation, which the checks verify too.
    */
-  private static void crash(CrashingStorage storage, Operation op) throws IOException {
+  private static void crash(Path dir, int k, Loss loss, Operation op) throws IOException {
+    LosingStorage storage = new LosingStorage(storage(dir), k, loss);
     try {
       op.run(storage);
     } catch (CrashingStorage.Crash expected) {
@@ -240,6 +277,9 @@ class CrashRecoveryTest {
         throw new AssertionError("failed before the kill point", e);
       }
       // cleanup code that ran into the dead storage: part of dying
+    }
+    if (storage.crashed()) {
+      storage.loseUndurableBytes(new Random(31L * k + loss.ordinal()));
     }
   }
 }
