@@ -44,7 +44,8 @@ public final class BucketFunction {
       "it.unimi.dsi.sux4j.mph.HollowTrieMonotoneMinimalPerfectHashFunction",
       "it.unimi.dsi.sux4j.mph.AbstractHashFunction",
       "it.unimi.dsi.fastutil.objects.AbstractObject2LongFunction",
-      "it.unimi.dsi.bits.LongArrayBitVector",
+      org.hpf.index.serial.LongArrayBitVector.class.getName(),
+      "it.unimi.dsi.bits.LongArrayBitVector", // what the above resolves to
       "it.unimi.dsi.bits.TransformationStrategies$ByteArrayTransformationStrategy",
       "it.unimi.dsi.sux4j.bits.AbstractRank",
       "it.unimi.dsi.sux4j.bits.JacobsonBalancedParentheses",
@@ -187,6 +188,26 @@ public final class BucketFunction {
     }
   }
 
+  /**
+   * Deserializes a function section, reading bit vectors through
+   * {@link org.hpf.index.serial.LongArrayBitVector}, which allocates their words only within
+   * the section's bytes.
+   */
+  private static final class FunctionInput extends ObjectInputStream {
+    FunctionInput(byte[] bytes, int offset, int length) throws IOException {
+      super(new ByteArrayInputStream(bytes, offset, length));
+    }
+
+    @Override
+    protected Class<?> resolveClass(java.io.ObjectStreamClass desc)
+        throws IOException, ClassNotFoundException {
+      if (desc.getName().equals(it.unimi.dsi.bits.LongArrayBitVector.class.getName())) {
+        return org.hpf.index.serial.LongArrayBitVector.class;
+      }
+      return super.resolveClass(desc);
+    }
+  }
+
   /** Restores a function from its (already checksum-verified) section bytes. */
   @SuppressWarnings("unchecked")
   public static BucketFunction fromBytes(int codec, byte[] bytes, int offset, int length,
@@ -216,10 +237,9 @@ public final class BucketFunction {
     } else if (codec != CODEC_HOLLOW_TRIE) {
       throw new CorruptArchiveException(file, 0, "unknown function codec " + codec);
     }
-    try (ObjectInputStream in =
-        new ObjectInputStream(new ByteArrayInputStream(bytes, offset, length))) {
+    try (ObjectInputStream in = new FunctionInput(bytes, offset, length)) {
       in.setObjectInputFilter(filter(length));
-      Object object = in.readObject();
+      Object object = org.hpf.index.serial.LongArrayBitVector.withBudget(length, in::readObject);
       if (!(object instanceof HollowTrieMonotoneMinimalPerfectHashFunction<?> function)) {
         throw new CorruptArchiveException(file, 0, "function section holds a "
             + object.getClass().getName());
@@ -235,7 +255,8 @@ public final class BucketFunction {
       throw new CorruptArchiveException(file, "function section names a class a function is "
           + "not made of, or an array longer than its bytes could hold (a crafted or damaged "
           + "file, or one written by another sux4j version)", e);
-    } catch (IOException | ClassNotFoundException | RuntimeException e) {
+    } catch (IOException | ClassNotFoundException | RuntimeException | AssertionError e) {
+      // AssertionError: sux4j's own checks of what it reads, where assertions are on.
       throw new CorruptArchiveException(file, "function section cannot be decoded", e);
     }
   }

@@ -15,6 +15,11 @@ public interface ArchiveInput extends Closeable {
   void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
 
   default byte[] readFully(long position, int length) throws IOException {
+    if (position < 0 || length < 0 || position + length > length()) {
+      // Before allocating: a length read from a crafted file must not size the buffer.
+      throw new java.io.EOFException(name() + ": read of " + length + " bytes at " + position
+          + " passes the end of the file (" + length() + " bytes)");
+    }
     byte[] bytes = new byte[length];
     readFully(position, bytes, 0, length);
     return bytes;

@@ -11,6 +11,7 @@ import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 import org.hpf.CorruptArchiveException;
+import org.hpf.LimitExceededException;
 import org.hpf.format.Codec;
 import org.hpf.format.EntryHeader;
 import org.hpf.format.IndexRecord;
@@ -32,7 +33,7 @@ final class EntryReader {
     String file = part.name();
     if (record.entryLength() > Integer.MAX_VALUE - 64
         || record.originalLength() > Integer.MAX_VALUE - 64) {
-      throw new IOException("'" + name + "' is " + record.originalLength()
+      throw new LimitExceededException("'" + name + "' is " + record.originalLength()
           + " bytes, too large for get(): use open()");
     }
     byte[] entry = read(part, record.offset(), (int) record.entryLength(), file);

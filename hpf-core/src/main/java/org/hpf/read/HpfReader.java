@@ -21,6 +21,7 @@ import org.hpf.CorruptArchiveException;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.InvalidNameException;
 import org.hpf.NoCommittedGenerationException;
+import org.hpf.HpfException;
 import org.hpf.StaleGenerationException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
@@ -83,8 +84,13 @@ public final class HpfReader implements AutoCloseable {
 
   public static HpfReader open(ArchiveStorage storage, ReaderOptions options) throws IOException {
     Manifest manifest = Manifest.read(storage, newestGeneration(storage));
-    HpfReader reader = new HpfReader(storage, options, manifest,
-        manifest.readDirectories(storage));
+    List<DirectoryFile> directories;
+    try {
+      directories = manifest.readDirectories(storage);
+    } catch (FileNotFoundException e) {
+      throw missing(storage, manifest, e.getMessage(), e);
+    }
+    HpfReader reader = new HpfReader(storage, options, manifest, directories);
     if (options.openAllFiles()) {
       try {
         reader.openAllFiles();
@@ -353,12 +359,21 @@ public final class HpfReader implements AutoCloseable {
     try {
       return storage.open(name);
     } catch (FileNotFoundException e) {
-      if (newestGeneration(storage) > manifest.generation()) {
-        throw new StaleGenerationException(storage.location(), manifest.generation(), name);
-      }
-      throw new CorruptArchiveException(storage.location(name), "file of generation "
-          + manifest.generation() + " is missing", e);
+      throw missing(storage, manifest, name, e);
     }
+  }
+
+  /**
+   * A file the manifest names is gone: a writer's garbage collection removed it if a newer
+   * generation exists (the reader is stale), else the archive is damaged.
+   */
+  private static HpfException missing(ArchiveStorage storage, Manifest manifest, String name,
+      FileNotFoundException e) throws IOException {
+    if (newestGeneration(storage) > manifest.generation()) {
+      return new StaleGenerationException(storage.location(), manifest.generation(), name);
+    }
+    return new CorruptArchiveException(storage.location(), "a file that generation "
+        + manifest.generation() + " names is missing (" + name + ")", e);
   }
 
   private Found locate(String name) throws IOException {

@@ -77,7 +77,15 @@ final class LoadedBucket implements AutoCloseable {
 
   /** The record of {@code hash}, or null if the bucket has no such name. */
   IndexRecord find(NameHash hash) throws IOException {
-    long slot = function.slotOf(hash);
+    long slot;
+    try {
+      slot = function.slotOf(hash);
+    } catch (RuntimeException | AssertionError e) {
+      // A function that passed its checksum but is not one sux4j built (a crafted file) can
+      // fail inside the library: out-of-range indexes, or its assertions where they are on.
+      throw new CorruptArchiveException(file, FileHeader.SIZE + IndexHeader.SIZE,
+          "the bucket's function cannot be evaluated (" + e + ")");
+    }
     if (slot < 0) {
       return null;
     }
