@@ -201,7 +201,8 @@ public class HpfFileSystem extends FileSystem {
     MemberStatus status = reader.stat(member); // checks the entry header against the record
     ArchiveInput part = reader.partInput(record);
     long start = record.offset() + EntryHeader.size(MemberNames.utf8(member).length);
-    return MemberInputStream.inPlace(description, part, start, status.length(), lease::close);
+    return MemberInputStream.inPlace(description, part, record.offset(), start,
+        status.length(), lease::close);
   }
 
   @Override

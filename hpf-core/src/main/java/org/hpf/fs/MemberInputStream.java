@@ -68,14 +68,22 @@ final class MemberInputStream extends FSInputStream {
   }
 
   /**
-   * A stream over a raw member's {@code length} bytes at {@code start} of {@code part}; the
-   * stored CRC32C follows them.
+   * A stream over a raw member's {@code length} bytes at {@code start} of {@code part} (in the
+   * entry at {@code entryOffset}); the stored CRC32C follows them.
    */
-  static MemberInputStream inPlace(String description, ArchiveInput part, long start,
-      long length, AutoCloseableIo onClose) {
-    return new MemberInputStream(description, length,
-        (pos, b, off, len) -> part.readFully(start + pos, b, off, len), part, start + length,
-        onClose);
+  static MemberInputStream inPlace(String description, ArchiveInput part, long entryOffset,
+      long start, long length, AutoCloseableIo onClose) {
+    Bytes source = (pos, b, off, len) -> {
+      try {
+        part.readFully(start + pos, b, off, len);
+      } catch (EOFException e) {
+        // The part's length was checked when it was opened: it was cut since.
+        throw new CorruptArchiveException(description, "its entry at offset " + entryOffset
+            + " of " + part.name() + " runs past the end of the part: the part was truncated"
+            + " after it was opened", e);
+      }
+    };
+    return new MemberInputStream(description, length, source, part, start + length, onClose);
   }
 
   /** Counts the bytes read in the file system's statistics (job counters show them). */

@@ -29,14 +29,16 @@ final class EntryReader {
   private EntryReader() {}
 
   /** One positioned read of the whole entry; returns the original bytes. */
-  static byte[] readBytes(ArchiveInput part, IndexRecord record, String name) throws IOException {
+  static byte[] readBytes(ArchiveInput part, IndexRecord record, String name, String archive)
+      throws IOException {
     String file = part.name();
     if (record.entryLength() > Integer.MAX_VALUE - 64
         || record.originalLength() > Integer.MAX_VALUE - 64) {
       throw new LimitExceededException("'" + name + "' is " + record.originalLength()
           + " bytes, too large for get(): use open()");
     }
-    byte[] entry = read(part, record.offset(), (int) record.entryLength(), file);
+    byte[] entry = readEntry(part, record, record.offset(), (int) record.entryLength(), name,
+        archive);
     EntryHeader header = checkHeader(entry, record, name, file);
     int storedAt = header.size();
     byte[] original;
@@ -64,14 +66,14 @@ final class EntryReader {
   }
 
   /** Reads and checks only the entry header (the name is known, so its length is too). */
-  static EntryHeader readHeader(ArchiveInput part, IndexRecord record, String name)
-      throws IOException {
+  static EntryHeader readHeader(ArchiveInput part, IndexRecord record, String name,
+      String archive) throws IOException {
     int size = EntryHeader.size(name.getBytes(StandardCharsets.UTF_8).length);
     if (size > record.entryLength()) {
       throw new CorruptArchiveException(part.name(), record.offset(), "entry of '" + name
           + "' is shorter than its header");
     }
-    byte[] bytes = read(part, record.offset(), size, part.name());
+    byte[] bytes = readEntry(part, record, record.offset(), size, name, archive);
     if (size != EntryHeader.size(nameLength(bytes))) {
       // A name of another length: the header read is cut in the wrong place, so read it again.
       throw new OtherName(part.name(), record.offset(), storedName(part, record), name);
@@ -97,10 +99,32 @@ final class EntryReader {
   }
 
   /** A stream over a raw member's bytes; its content checksum is checked at the end. */
-  static InputStream openRaw(ArchiveInput part, IndexRecord record, EntryHeader header) {
+  static InputStream openRaw(ArchiveInput part, IndexRecord record, EntryHeader header,
+      String archive) {
     long start = record.offset() + header.size();
     long end = start + header.storedLength();
-    return new VerifyingStream(part, record, header.name(), start, end);
+    return new VerifyingStream(part, record, header.name(), archive, start, end);
+  }
+
+  /** A read inside the entry of member {@code name}: if the part ends early, the error says so. */
+  private static byte[] readEntry(ArchiveInput part, IndexRecord record, long offset,
+      int length, String name, String archive) throws IOException {
+    try {
+      return part.readFully(offset, length);
+    } catch (EOFException e) {
+      throw cutShort(part, record, name, archive, e);
+    }
+  }
+
+  /**
+   * The part ended inside an entry the part's length (checked when it was opened) covered: it
+   * was cut while open. One line that names the member and where its entry starts.
+   */
+  private static CorruptArchiveException cutShort(ArchiveInput part, IndexRecord record,
+      String name, String archive, EOFException e) {
+    return new CorruptArchiveException("'" + name + "' in " + archive, "its entry at offset "
+        + record.offset() + " of " + part.name() + " runs past the end of the part: the part"
+        + " was truncated after this reader opened it", e);
   }
 
   private static byte[] read(ArchiveInput part, long offset, int length, String file)
@@ -156,15 +180,18 @@ final class EntryReader {
     private final ArchiveInput part;
     private final IndexRecord record;
     private final String name;
+    private final String archive;
     private final SequentialInput in;
     private final long end;
     private final CRC32C crc = new CRC32C();
     private boolean verified;
 
-    VerifyingStream(ArchiveInput part, IndexRecord record, String name, long start, long end) {
+    VerifyingStream(ArchiveInput part, IndexRecord record, String name, String archive,
+        long start, long end) {
       this.part = part;
       this.record = record;
       this.name = name;
+      this.archive = archive;
       this.end = end;
       this.in = new SequentialInput(part, start, end, 1 << 16);
     }
@@ -181,8 +208,7 @@ final class EntryReader {
       try {
         n = in.read(b, off, len);
       } catch (EOFException e) {
-        throw new CorruptArchiveException(part.name(), "part is truncated inside '" + name + "'",
-            e);
+        throw cutShort(part, record, name, archive, e);
       }
       if (n > 0) {
         crc.update(b, off, n);
@@ -193,7 +219,7 @@ final class EntryReader {
     }
 
     private void verify() throws IOException {
-      byte[] trailer = EntryReader.read(part, end, 4, part.name());
+      byte[] trailer = readEntry(part, record, end, 4, name, archive);
       checkContent((int) crc.getValue(), ByteBuffer.wrap(trailer).getInt(), part.name(), record,
           name);
       verified = true;

@@ -182,7 +182,7 @@ public final class HpfReader implements AutoCloseable {
     Found found = locate(name);
     try {
       return EntryReader.readBytes(parts.partOf(found.record, found.indexFile, name),
-          found.record, name);
+          found.record, name, storage.location());
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }
@@ -199,10 +199,11 @@ public final class HpfReader implements AutoCloseable {
     var part = parts.partOf(record, found.indexFile, name);
     try {
       if (record.codec() != Codec.RAW || record.originalLength() <= WHOLE_READ_LIMIT) {
-        return new ByteArrayInputStream(EntryReader.readBytes(part, record, name));
+        return new ByteArrayInputStream(EntryReader.readBytes(part, record, name,
+            storage.location()));
       }
-      EntryHeader header = EntryReader.readHeader(part, record, name);
-      return EntryReader.openRaw(part, record, header);
+      EntryHeader header = EntryReader.readHeader(part, record, name, storage.location());
+      return EntryReader.openRaw(part, record, header, storage.location());
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }
@@ -235,7 +236,7 @@ public final class HpfReader implements AutoCloseable {
     EntryHeader header;
     try {
       header = EntryReader.readHeader(parts.partOf(record, found.indexFile, name), record,
-          name);
+          name, storage.location());
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }

@@ -323,12 +323,8 @@ class HpfFileSystemTest {
   @Test
   void sequentialReadOfADamagedMemberFails() throws IOException {
     freshArchive();
-    org.hpf.format.IndexRecord record;
-    try (HpfReader reader = HpfReader.open(conf, archive)) {
-      record = reader.record(SourceTree.BIG);
-    }
-    java.io.File part = new java.io.File(tmp.resolve("own.hpf").toFile(),
-        org.hpf.format.ArchiveLayout.part(record.part()));
+    org.hpf.format.IndexRecord record = recordOfBig();
+    java.io.File part = partOf(record);
     try (RandomAccessFile file = new RandomAccessFile(part, "rw")) {
       long at = record.offset() + record.entryLength() / 2;
       file.seek(at);
@@ -340,6 +336,36 @@ class HpfFileSystemTest {
       CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
           in::readAllBytes);
       assertTrue(e.getMessage().contains("content checksum"), e.getMessage());
+    }
+  }
+
+  private org.hpf.format.IndexRecord recordOfBig() throws IOException {
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      return reader.record(SourceTree.BIG);
+    }
+  }
+
+  /** The part file of the test's own archive that holds {@code record}'s entry. */
+  private java.io.File partOf(org.hpf.format.IndexRecord record) {
+    return new java.io.File(tmp.resolve("own.hpf").toFile(),
+        org.hpf.format.ArchiveLayout.part(record.part()));
+  }
+
+  @Test
+  void aPartCutWhileAMemberIsOpenNamesTheMember() throws IOException {
+    freshArchive();
+    org.hpf.format.IndexRecord record = recordOfBig();
+    java.io.File part = partOf(record);
+    try (FSDataInputStream in = fs.open(p(SourceTree.BIG))) {
+      in.readFully(new byte[100]);
+      try (RandomAccessFile file = new RandomAccessFile(part, "rw")) {
+        file.setLength(record.offset() + record.entryLength() / 2);
+      }
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          in::readAllBytes);
+      assertEquals(p(SourceTree.BIG) + ": its entry at offset " + record.offset() + " of "
+          + part.getName() + " runs past the end of the part: the part was truncated after it"
+          + " was opened", e.getMessage());
     }
   }
 

@@ -78,6 +78,55 @@ class TruncatedPartTest {
     }
   }
 
+  @Test
+  void aPartCutAfterTheReaderOpenedItNamesTheMemberAndItsEntry() throws IOException {
+    Random random = new Random(11);
+    Files.createDirectories(tmp.resolve("src"));
+    byte[] small = new byte[3000];
+    random.nextBytes(small);
+    byte[] large = new byte[(3 << 20) + 17];
+    random.nextBytes(large);
+    Files.write(tmp.resolve("src/a.bin"), small);
+    Files.write(tmp.resolve("src/b.bin"), large);
+    Files.write(tmp.resolve("src/c.bin"), small);
+    Configuration conf = new Configuration();
+    Path archive = new Path(tmp.resolve("y.hpf").toUri());
+    ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
+        WriterOptions.builder().threads(1).compression(org.hpf.write.Compression.NONE).build());
+    java.nio.file.Path part = tmp.resolve("y.hpf").resolve(ArchiveLayout.part(0));
+
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      String location = reader.location();
+      MemberStatus a = reader.stat("a.bin");
+      MemberStatus b = reader.stat("b.bin");
+      MemberStatus c = reader.stat("c.bin");
+      assertTrue(a.partOffset() < b.partOffset() && b.partOffset() < c.partOffset());
+      java.io.InputStream stream = reader.open("b.bin");
+      byte[] first = stream.readNBytes(1 << 16);
+      assertEquals(java.nio.ByteBuffer.wrap(large, 0, 1 << 16), java.nio.ByteBuffer.wrap(first));
+      // The part is cut inside b's stored bytes while the reader (and a stream) hold it open.
+      try (RandomAccessFile file = new RandomAccessFile(part.toFile(), "rw")) {
+        file.setLength(b.partOffset() + (2 << 20));
+      }
+
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          () -> reader.get("c.bin"));
+      assertEquals("'c.bin' in " + location + ": its entry at offset " + c.partOffset()
+          + " of " + ArchiveLayout.part(0) + " runs past the end of the part: the part was"
+          + " truncated after this reader opened it", e.getMessage());
+      e = assertThrows(CorruptArchiveException.class, () -> reader.stat("c.bin"));
+      assertTrue(e.getMessage().startsWith("'c.bin' in " + location + ": its entry at offset "
+          + c.partOffset() + " of " + ArchiveLayout.part(0)), e.getMessage());
+      e = assertThrows(CorruptArchiveException.class, () -> stream.readAllBytes());
+      assertEquals("'b.bin' in " + location + ": its entry at offset " + b.partOffset()
+          + " of " + ArchiveLayout.part(0) + " runs past the end of the part: the part was"
+          + " truncated after this reader opened it", e.getMessage());
+      assertEquals(1, e.getMessage().lines().count());
+      // A member wholly before the cut is still read, and checked.
+      assertEquals(java.nio.ByteBuffer.wrap(small), java.nio.ByteBuffer.wrap(reader.get("a.bin")));
+    }
+  }
+
   private static MemberStatus stat(HpfReader reader, String name) {
     try {
       return reader.stat(name);
