@@ -28,13 +28,16 @@ final class ArchiveCache implements Closeable {
   private final FileSystem underlying;
   private final long checkIntervalNanos;
   private final int directorySetMax;
+  private final ReaderOptions readerOptions;
   private final Map<Path, OpenArchive> open = new HashMap<>();
   private boolean closed;
 
-  ArchiveCache(FileSystem underlying, long checkIntervalMillis, int directorySetMax) {
+  ArchiveCache(FileSystem underlying, long checkIntervalMillis, int directorySetMax,
+      ReaderOptions readerOptions) {
     this.underlying = underlying;
     this.checkIntervalNanos = checkIntervalMillis * 1_000_000L;
     this.directorySetMax = directorySetMax;
+    this.readerOptions = readerOptions;
   }
 
   /** A lease on the current reader of {@code archive}; close it when done. */
@@ -96,7 +99,7 @@ final class ArchiveCache implements Closeable {
     }
     try {
       HpfReader reader = HpfReader.open(new HadoopStorage(underlying, archive, (short) 0),
-          ReaderOptions.defaults());
+          readerOptions);
       return new OpenArchive(archive, reader, directory, underlying, directorySetMax);
     } catch (NoCommittedGenerationException e) {
       // Not a FileNotFoundException: FsShell and Spark replace those with their own "No such

@@ -37,6 +37,7 @@ import org.hpf.fs.HpfPaths.Location;
 import org.hpf.io.ArchiveInput;
 import org.hpf.read.HpfReader;
 import org.hpf.read.MemberStatus;
+import org.hpf.read.ReaderOptions;
 
 import static org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapabilityArgs;
 
@@ -72,6 +73,12 @@ public class HpfFileSystem extends FileSystem {
    */
   public static final String DIRECTORY_SET_KEY = "fs.hpf.directory-set.max.entries";
   public static final int DIRECTORY_SET_DEFAULT = 200_000;
+  /**
+   * Heap per open archive for the index records of recent gets, so that a warm get of a hot
+   * member reads only its entry; 0 (the default) keeps none. See
+   * {@link ReaderOptions#recordCacheBytes}.
+   */
+  public static final String RECORD_CACHE_KEY = "fs.hpf.record-cache.bytes";
 
   private URI uri;
   private FileSystem underlying;
@@ -94,7 +101,8 @@ public class HpfFileSystem extends FileSystem {
     workingDirectory = new Path(HpfPaths.SCHEME, uri.getAuthority(),
         underlying.getWorkingDirectory().toUri().getPath());
     cache = new ArchiveCache(underlying, conf.getLong(CHECK_INTERVAL_KEY,
-        CHECK_INTERVAL_DEFAULT), conf.getInt(DIRECTORY_SET_KEY, DIRECTORY_SET_DEFAULT));
+        CHECK_INTERVAL_DEFAULT), conf.getInt(DIRECTORY_SET_KEY, DIRECTORY_SET_DEFAULT),
+        ReaderOptions.defaults().withRecordCacheBytes(conf.getLongBytes(RECORD_CACHE_KEY, 0)));
     listing = new ArchiveListing(uri.getAuthority());
     inMemoryLimit = conf.getLong(IN_MEMORY_KEY, IN_MEMORY_DEFAULT);
   }

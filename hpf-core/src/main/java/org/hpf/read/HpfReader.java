@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Spliterator;
 import java.util.Spliterators;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.apache.hadoop.conf.Configuration;
@@ -59,7 +58,9 @@ public final class HpfReader implements AutoCloseable {
   private final Manifest manifest;
   private final List<DirectoryFile> layers;
   private final PartFiles parts;
-  private final ConcurrentHashMap<Long, LoadedBucket> buckets = new ConcurrentHashMap<>();
+  /** Loaded buckets by layer and bucket number: different buckets load in parallel. */
+  private final LoadOnce<Long, LoadedBucket> buckets = new LoadOnce<>();
+  private final RecordCache recordCache;
 
   /** A record and the index file it came from (for messages). */
   private record Found(IndexRecord record, String indexFile) {}
@@ -71,6 +72,7 @@ public final class HpfReader implements AutoCloseable {
     this.manifest = manifest;
     this.layers = List.copyOf(layers);
     this.parts = new PartFiles(storage, this::openGenerationFile, manifest);
+    this.recordCache = RecordCache.ofBytes(options.recordCacheBytes());
   }
 
   public static HpfReader open(Configuration conf, Path archive) throws IOException {
@@ -138,6 +140,11 @@ public final class HpfReader implements AutoCloseable {
       return null;
     }
     return open(storage, options);
+  }
+
+  /** What the record cache ({@link ReaderOptions#recordCacheBytes}) holds and has served. */
+  public RecordCacheStats recordCacheStats() {
+    return recordCache.stats();
   }
 
   public long generation() {
@@ -416,19 +423,9 @@ public final class HpfReader implements AutoCloseable {
   }
 
   private LoadedBucket bucket(int layer, int b, BucketRef ref) throws IOException {
-    long key = ((long) layer << 32) | b;
-    LoadedBucket loaded = buckets.get(key);
-    if (loaded != null) {
-      return loaded;
-    }
-    synchronized (buckets) {
-      loaded = buckets.get(key);
-      if (loaded == null) {
-        loaded = LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(), ref);
-        buckets.put(key, loaded);
-      }
-      return loaded;
-    }
+    return buckets.get(((long) layer << 32) | b,
+        () -> LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(), ref,
+            recordCache));
   }
 
   @Override
@@ -436,11 +433,11 @@ public final class HpfReader implements AutoCloseable {
     try {
       parts.close();
     } finally {
-      for (LoadedBucket bucket : buckets.values()) {
-        bucket.close();
+      try {
+        buckets.closeAll();
+      } finally {
+        storage.close();
       }
-      buckets.clear();
-      storage.close();
     }
   }
 }

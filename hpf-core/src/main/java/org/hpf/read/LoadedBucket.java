@@ -20,23 +20,27 @@ import org.hpf.io.ArchiveStorage;
  * A bucket whose function is in memory and whose index file is open: a lookup is one function
  * evaluation and one positioned read of 40 bytes.
  */
-final class LoadedBucket implements AutoCloseable {
+final class LoadedBucket implements java.io.Closeable {
   private final ArchiveInput index;
   private final String file;
   private final BucketFunction function;
   private final long recordsOffset;
+  private final RecordCache cache;
+  private final long cacheKey;
 
   private LoadedBucket(ArchiveInput index, String file, BucketFunction function,
-      long recordsOffset) {
+      long recordsOffset, RecordCache cache) {
     this.index = index;
     this.file = file;
     this.function = function;
     this.recordsOffset = recordsOffset;
+    this.cache = cache;
+    this.cacheKey = cache.newBucketKey();
   }
 
   /** Opens the bucket's index file and loads its function with one positioned read. */
   static LoadedBucket load(ArchiveStorage storage, FileOpener opener, ArchiveId id,
-      BucketRef ref) throws IOException {
+      BucketRef ref, RecordCache cache) throws IOException {
     String name = ref.indexFile();
     String file = storage.location(name);
     ArchiveInput index = opener.open(name);
@@ -65,7 +69,7 @@ final class LoadedBucket implements AutoCloseable {
       }
       BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), head,
           FileHeader.SIZE + IndexHeader.SIZE, header.functionLength(), header.recordCount(), file);
-      return new LoadedBucket(index, file, function, header.recordsOffset());
+      return new LoadedBucket(index, file, function, header.recordsOffset(), cache);
     } catch (EOFException e) {
       index.close();
       throw new CorruptArchiveException(file, "index file is truncated", e);
@@ -89,6 +93,10 @@ final class LoadedBucket implements AutoCloseable {
     if (slot < 0) {
       return null;
     }
+    IndexRecord cached = cache.get(cacheKey, slot);
+    if (cached != null) {
+      return cached.hash().equals(hash) ? cached : null;
+    }
     long at = recordsOffset + slot * IndexRecord.SIZE;
     byte[] bytes = new byte[IndexRecord.SIZE];
     try {
@@ -97,7 +105,11 @@ final class LoadedBucket implements AutoCloseable {
       throw new CorruptArchiveException(file, "index file is truncated", e);
     }
     IndexRecord record = IndexRecord.read(bytes, 0, file, at);
-    return record.hash().equals(hash) ? record : null;
+    if (!record.hash().equals(hash)) {
+      return null;
+    }
+    cache.put(cacheKey, slot, record);
+    return record;
   }
 
   long functionBits() {

@@ -2,7 +2,8 @@ package org.hpf.read;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashMap;
+import java.util.Map;
 import org.hpf.CorruptArchiveException;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.FileFooter;
@@ -22,17 +23,22 @@ final class PartFiles implements AutoCloseable {
   private final ArchiveStorage storage;
   private final FileOpener opener;
   private final Manifest manifest;
-  private final ConcurrentHashMap<Integer, ArchiveInput> open = new ConcurrentHashMap<>();
+  /** The manifest's parts by id: a get finds its part without a scan. */
+  private final Map<Integer, PartInfo> byId = new HashMap<>();
+  private final LoadOnce<Integer, ArchiveInput> open = new LoadOnce<>();
 
   PartFiles(ArchiveStorage storage, FileOpener opener, Manifest manifest) {
     this.storage = storage;
     this.opener = opener;
     this.manifest = manifest;
+    for (PartInfo part : manifest.parts()) {
+      byId.put(part.id(), part);
+    }
   }
 
   /** The open part that holds {@code record}'s entry, after checking the entry lies inside it. */
   ArchiveInput partOf(IndexRecord record, String indexFile) throws IOException {
-    PartInfo info = manifest.part(record.part());
+    PartInfo info = byId.get(record.part());
     if (info == null) {
       throw new CorruptArchiveException(indexFile, 0, "record points to part " + record.part()
           + ", which the manifest does not list");
@@ -41,11 +47,7 @@ final class PartFiles implements AutoCloseable {
       throw new CorruptArchiveException(indexFile, 0, "record points past the end of "
           + ArchiveLayout.part(record.part()));
     }
-    ArchiveInput input = open.get(record.part());
-    if (input == null) {
-      input = openPart(info);
-    }
-    return input;
+    return open.get(info.id(), () -> openPart(info));
   }
 
   /**
@@ -60,23 +62,19 @@ final class PartFiles implements AutoCloseable {
     }
   }
 
-  private synchronized ArchiveInput openPart(PartInfo info) throws IOException {
-    ArchiveInput input = open.get(info.id());
-    if (input == null) {
-      String name = ArchiveLayout.part(info.id());
-      input = opener.open(name);
-      if (input.length() < info.length()) {
-        long actual = input.length();
-        input.close();
-        throw new TruncatedPart(storage.location(name), name, actual, info.length());
-      }
-      try {
-        checkPreamble(input, storage.location(name), info.id());
-      } catch (IOException | RuntimeException e) {
-        input.close();
-        throw e;
-      }
-      open.put(info.id(), input);
+  private ArchiveInput openPart(PartInfo info) throws IOException {
+    String name = ArchiveLayout.part(info.id());
+    ArchiveInput input = opener.open(name);
+    if (input.length() < info.length()) {
+      long actual = input.length();
+      input.close();
+      throw new TruncatedPart(storage.location(name), name, actual, info.length());
+    }
+    try {
+      checkPreamble(input, storage.location(name), info.id());
+    } catch (IOException | RuntimeException e) {
+      input.close();
+      throw e;
     }
     return input;
   }
@@ -95,9 +93,7 @@ final class PartFiles implements AutoCloseable {
   /** Opens every part of the generation that is not open yet. */
   void openAll() throws IOException {
     for (PartInfo info : manifest.parts()) {
-      if (!open.containsKey(info.id())) {
-        openPart(info);
-      }
+      open.get(info.id(), () -> openPart(info));
     }
   }
 
@@ -128,22 +124,11 @@ final class PartFiles implements AutoCloseable {
   }
 
   int openCount() {
-    return open.size();
+    return open.loadedCount();
   }
 
   @Override
   public void close() throws IOException {
-    IOException failure = null;
-    for (ArchiveInput input : open.values()) {
-      try {
-        input.close();
-      } catch (IOException e) {
-        failure = e;
-      }
-    }
-    open.clear();
-    if (failure != null) {
-      throw failure;
-    }
+    open.closeAll();
   }
 }
