@@ -2,8 +2,6 @@ package org.hpf.cli;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Paths;
@@ -18,7 +16,6 @@ import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.hpf.FileNotInArchiveException;
@@ -27,6 +24,7 @@ import org.hpf.format.MemberNames;
 import org.hpf.format.NameEntry;
 import org.hpf.read.HpfReader;
 import org.hpf.read.MemberStatus;
+import org.hpf.read.ReaderOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -51,6 +49,10 @@ final class ExtractCommand extends HpfSubcommand {
 
   @Option(names = "--force", description = "Overwrite files that exist.")
   private boolean force;
+
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Members read and written at once (default: twice the cores, at least 4).")
+  private Integer threads;
 
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
   private String archive;
@@ -83,9 +85,16 @@ final class ExtractCommand extends HpfSubcommand {
             + " names are relative paths without empty, '.' or '..' components");
       }
     }
-    try (HpfReader reader = openArchive(archive)) {
+    if (threads != null && threads < 1) {
+      throw new ParameterException(spec.commandLine(), "--threads must be at least 1");
+    }
+    int workers = threads != null ? threads
+        : Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    try (HpfReader reader = openArchive(archive,
+        ReaderOptions.defaults().withRecordCacheBytes(ParallelExtraction.RECORD_CACHE_BYTES))) {
       dest = resolve(destination);
       fs = fileSystem(dest);
+      ExtractDestination files = ExtractDestination.of(fs, force);
       FileStatus destStatus = status(dest);
       if (destStatus != null && !destStatus.isDirectory()) {
         throw new ParameterException(spec.commandLine(), "<dest-dir>: " + dest
@@ -98,17 +107,17 @@ final class ExtractCommand extends HpfSubcommand {
       }
 
       // Pass 1: what to extract, whether every name is safe and every target free.
-      long files = 0;
+      long count = 0;
       long bytes = 0;
       List<String> conflicts = new ArrayList<>();
       long conflictCount = 0;
       try (Stream<NameEntry> selected = select(reader)) {
         for (Iterator<NameEntry> it = selected.iterator(); it.hasNext(); ) {
           NameEntry entry = it.next();
-          Path target = target(entry.name());
-          files++;
+          Path target = checkedTarget(entry.name(), destHasFiles);
+          count++;
           bytes += entry.length();
-          if (destHasFiles && !force && fs.exists(target)) {
+          if (destHasFiles && !force && files.exists(target)) {
             if (conflicts.size() < 3) {
               conflicts.add(target.toString());
             }
@@ -121,38 +130,30 @@ final class ExtractCommand extends HpfSubcommand {
             + String.join(", ", conflicts) + (conflictCount > conflicts.size() ? ", ..." : "")
             + "); use --force to overwrite them");
       }
-      if (files == 0 && prefix != null) {
+      if (count == 0 && prefix != null) {
         throw new FileNotFoundException("no member of " + reader.location()
             + " starts with '" + prefix + "'");
       }
 
-      // Pass 2: write them.
+      // Pass 2: write them, in part order batch by batch, several at once.
       long start = System.nanoTime();
       try (Progress progress = progress("extract");
-          Stream<NameEntry> selected = select(reader)) {
-        progress.started(files, bytes);
+          Stream<NameEntry> selected = select(reader);
+          ParallelExtraction extraction = new ParallelExtraction(reader, this::target, files,
+              progress, workers)) {
+        progress.started(count, bytes);
         progress.phase("extracting");
-        String lastParent = null;
         for (Iterator<NameEntry> it = selected.iterator(); it.hasNext(); ) {
           NameEntry entry = it.next();
-          Path target = target(entry.name());
-          Path parent = target.getParent();
-          if (!parent.toString().equals(lastParent)) {
-            mkdirs(parent, entry.name());
-            lastParent = parent.toString();
-          }
-          try (InputStream in = reader.open(entry.name())) {
-            write(in, target);
-          }
-          fs.setTimes(target, entry.mtimeMillis(), -1);
-          progress.merged(entry.length());
+          extraction.add(entry);
         }
+        extraction.finish();
       }
       long millis = (System.nanoTime() - start) / 1_000_000;
       if (!quiet()) {
         out().printf(Locale.ROOT, "extracted %s file(s), %s, to %s in %s (%s, %s files/s)%n",
-            Units.count(files), Units.bytes(bytes), dest, Units.millis(millis),
-            Units.rate(bytes, millis), millis <= 0 ? "-" : Units.count(files * 1000 / millis));
+            Units.count(count), Units.bytes(bytes), dest, Units.millis(millis),
+            Units.rate(bytes, millis), millis <= 0 ? "-" : Units.count(count * 1000 / millis));
       }
     }
     return ExitCodes.OK;
@@ -174,7 +175,21 @@ final class ExtractCommand extends HpfSubcommand {
     return entries.stream();
   }
 
-  /** Where a member goes; refuses names that would leave the destination. */
+  /**
+   * Where a member goes; refuses names that would leave the destination. Checked for symbolic
+   * links on the way only when the destination held files before: in a new or empty one, the
+   * directories and files below it are the ones this command makes (and a file is created
+   * without following a link where it is).
+   */
+  private Path checkedTarget(String name, boolean destHasFiles) throws IOException {
+    Path target = target(name);
+    if (localDest != null && destHasFiles) {
+      checkNoSymbolicLinks(name, Paths.get(target.toUri()));
+    }
+    return target;
+  }
+
+  /** Where a member goes, by its name alone; safe to call from many threads. */
   private Path target(String name) throws IOException {
     try {
       MemberNames.check(name);
@@ -187,9 +202,6 @@ final class ExtractCommand extends HpfSubcommand {
         destPath + "/" + name);
     if (!target.toUri().getPath().startsWith(destPath + "/")) {
       throw new UnsafeNameException(name, dest.toString(), "resolves to " + target);
-    }
-    if (localDest != null) {
-      checkNoSymbolicLinks(name, Paths.get(target.toUri()));
     }
     return target;
   }
@@ -211,37 +223,6 @@ final class ExtractCommand extends HpfSubcommand {
       }
       if (!path.equals(target) && Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
         checkedDirectories.add(path);
-      }
-    }
-  }
-
-  private void mkdirs(Path dir, String name) throws IOException {
-    try {
-      if (fs.mkdirs(dir)) {
-        return;
-      }
-    } catch (FileAlreadyExistsException | ParentNotDirectoryException e) {
-      // reported below
-    }
-    throw new FileAlreadyExistsException("cannot extract '" + name + "': a file is in the way of"
-        + " the directory " + dir);
-  }
-
-  /** Writes the file; removes it again if the member's bytes fail (e.g. their checksum). */
-  private void write(InputStream in, Path target) throws IOException {
-    boolean done = false;
-    OutputStream file;
-    try {
-      file = fs.create(target, force);
-    } catch (FileAlreadyExistsException e) {
-      throw new FileAlreadyExistsException(target + " exists; use --force to overwrite it");
-    }
-    try (OutputStream out = file) {
-      in.transferTo(out);
-      done = true;
-    } finally {
-      if (!done) {
-        fs.delete(target, false);
       }
     }
   }

@@ -16,6 +16,7 @@ import org.hpf.format.ArchiveLayout;
 import org.hpf.format.Manifest;
 import org.hpf.hdfs.HdfsReport;
 import org.hpf.read.HpfReader;
+import org.hpf.read.ReaderOptions;
 import org.hpf.write.Recovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
@@ -154,11 +155,16 @@ abstract class HpfSubcommand implements Callable<Integer> {
    * (exit code {@link ExitCodes#NOT_FOUND}) rather than as a directory without a manifest.
    */
   HpfReader openArchive(String argument) throws IOException {
+    return openArchive(argument, ReaderOptions.defaults());
+  }
+
+  HpfReader openArchive(String argument, ReaderOptions options) throws IOException {
     Path archive = resolve(argument);
-    if (!fileSystem(archive).exists(archive)) {
+    FileSystem fs = fileSystem(archive);
+    if (!fs.exists(archive)) {
       throw new FileNotFoundException("archive does not exist: " + archive);
     }
-    return HpfReader.open(configuration(), archive);
+    return HpfReader.open(fs, archive, options);
   }
 
   /**

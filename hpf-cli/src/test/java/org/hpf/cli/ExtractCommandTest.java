@@ -54,6 +54,58 @@ class ExtractCommandTest {
   }
 
   @Test
+  void extractsManyBatchesWithSeveralThreads() throws IOException {
+    // More members than one batch: looked up, ordered by part offset and written in parallel.
+    TreeMap<String, byte[]> many = TestTrees.write(dir.resolve("src"), 2 * 4096 + 123, 9);
+    String big = TestTrees.create(dir.resolve("src"), dir.resolve("big.hpf"), "--part-size",
+        "4m");
+    Path out = dir.resolve("out");
+    Cli.Result r = Cli.run("extract", "--threads", "3", big, out.toString());
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    assertTrue(r.out().startsWith("extracted 8,315 file(s), "), r::toString);
+    assertTreeEquals(many, out);
+    for (String name : many.keySet()) {
+      assertEquals(TestTrees.MTIME, Files.getLastModifiedTime(out.resolve(name)).toMillis(),
+          name);
+    }
+    assertFails(Cli.run("extract", "--threads", "0", big, dir.resolve("o2").toString()),
+        ExitCodes.USAGE, "--threads must be at least 1");
+  }
+
+  @Test
+  void aDamagedMemberStopsTheExtractionAndLeavesNoDamagedFile() throws IOException {
+    Path copy = TestTrees.copy(shared.resolve("a.hpf"), dir.resolve("damaged.hpf"));
+    String damaged = files.keySet().stream().filter(n -> files.get(n).length > 1000)
+        .skip(3).findFirst().orElseThrow();
+    org.hpf.format.IndexRecord record;
+    try (org.hpf.read.HpfReader reader = org.hpf.read.HpfReader.open(
+        new org.apache.hadoop.conf.Configuration(),
+        new org.apache.hadoop.fs.Path(copy.toUri()))) {
+      record = reader.record(damaged);
+    }
+    Path part = copy.resolve(String.format("part-%06d", record.part()));
+    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(part.toFile(), "rw")) {
+      long at = record.offset() + record.entryLength() - 10;
+      file.seek(at);
+      int b = file.read();
+      file.seek(at);
+      file.write(b ^ 0x01);
+    }
+    Path out = dir.resolve("out");
+    Cli.Result r = Cli.run("extract", "--threads", "4", copy.toString(), out.toString());
+    assertEquals(ExitCodes.CORRUPT, r.code(), r::toString);
+    assertTrue(r.stderr().contains(damaged), r::toString);
+    assertFalse(Files.exists(out.resolve(damaged)), "the damaged member's file was removed");
+    // Whatever was written before the error is whole.
+    for (Map.Entry<String, byte[]> e : files.entrySet()) {
+      Path file = out.resolve(e.getKey());
+      if (Files.exists(file)) {
+        assertArrayEquals(e.getValue(), Files.readAllBytes(file), e.getKey());
+      }
+    }
+  }
+
+  @Test
   void extractsNamedMembersOrAPrefix() throws IOException {
     List<String> names = new ArrayList<>(files.keySet());
     Path some = dir.resolve("some");

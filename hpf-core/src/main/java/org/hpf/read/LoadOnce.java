@@ -1,9 +1,9 @@
 package org.hpf.read;
 
+import com.google.common.base.Throwables;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -26,13 +26,7 @@ final class LoadOnce<K, V extends Closeable> {
   V get(K key, Loader<V> loader) throws IOException {
     FutureTask<V> task = values.get(key);
     if (task == null) {
-      FutureTask<V> mine = new FutureTask<>(() -> {
-        try {
-          return loader.load();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      FutureTask<V> mine = new FutureTask<>(loader::load);
       task = values.putIfAbsent(key, mine);
       if (task == null) {
         task = mine;
@@ -43,7 +37,10 @@ final class LoadOnce<K, V extends Closeable> {
       return task.get();
     } catch (ExecutionException e) {
       values.remove(key, task);
-      throw rethrow(e.getCause());
+      Throwable cause = e.getCause();
+      Throwables.throwIfInstanceOf(cause, IOException.class);
+      Throwables.throwIfUnchecked(cause);
+      throw new IOException(cause);
     } catch (CancellationException e) {
       values.remove(key, task);
       throw new InterruptedIOException("load of " + key + " was cancelled");
@@ -51,19 +48,6 @@ final class LoadOnce<K, V extends Closeable> {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while another thread loads " + key);
     }
-  }
-
-  private static IOException rethrow(Throwable cause) {
-    if (cause instanceof UncheckedIOException unchecked) {
-      return unchecked.getCause();
-    }
-    if (cause instanceof RuntimeException runtime) {
-      throw runtime;
-    }
-    if (cause instanceof Error error) {
-      throw error;
-    }
-    return new IOException(cause);
   }
 
   boolean isLoaded(K key) {

@@ -1,5 +1,6 @@
 package org.hpf.write;
 
+import com.google.common.base.Throwables;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -354,14 +355,10 @@ public final class ArchiveWriter implements AutoCloseable {
       throw e.getCause();
     }
     Throwable failed = failure.get();
-    if (failed instanceof IOException io) {
-      throw io;
-    }
-    if (failed instanceof RuntimeException re) {
-      throw re;
-    }
-    if (failed instanceof Error error) {
-      throw error;
+    if (failed != null) {
+      Throwables.throwIfInstanceOf(failed, IOException.class);
+      Throwables.throwIfUnchecked(failed);
+      throw new IOException(failed);
     }
   }
 

@@ -1,5 +1,6 @@
 package org.hpf.mapreduce.build;
 
+import com.google.common.base.Throwables;
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -98,15 +99,8 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
     if (failure == null) {
       return;
     }
-    if (failure instanceof IOException io) {
-      throw io;
-    }
-    if (failure instanceof RuntimeException re) {
-      throw re;
-    }
-    if (failure instanceof Error error) {
-      throw error;
-    }
+    Throwables.throwIfInstanceOf(failure, IOException.class);
+    Throwables.throwIfUnchecked(failure);
     throw new IOException(failure);
   }
 }

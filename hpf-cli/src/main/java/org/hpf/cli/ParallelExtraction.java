@@ -1,0 +1,176 @@
+package org.hpf.cli;
+
+import com.google.common.base.Throwables;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.fs.Path;
+import org.hpf.FileNotInArchiveException;
+import org.hpf.format.IndexRecord;
+import org.hpf.format.NameEntry;
+import org.hpf.read.HpfReader;
+
+/**
+ * Writes members to their files with several threads. Members are taken in batches; each batch
+ * is looked up in the index (in parallel), sorted by where the entries lie in the parts and
+ * written in that order, so the parts are read front to back rather than in name order. The
+ * first failure stops the work: members not started are not written, and it is thrown.
+ */
+final class ParallelExtraction implements AutoCloseable {
+  /** Members per batch: a batch's records stay in the reader's record cache until written. */
+  static final int BATCH = 4096;
+  /** A record cache that holds two batches' records (184 bytes each). */
+  static final long RECORD_CACHE_BYTES = 4L << 20;
+
+  private record Member(NameEntry entry, IndexRecord record) {}
+
+  /** Where a member's file goes (the names were checked before): safe for many threads. */
+  @FunctionalInterface
+  interface Targets {
+    Path of(String name) throws IOException;
+  }
+
+  private final HpfReader reader;
+  private final Targets targets;
+  private final ExtractDestination destination;
+  private final Progress progress;
+  private final ExecutorService pool;
+  private final int threads;
+  private final List<NameEntry> entries = new ArrayList<>(BATCH);
+
+  ParallelExtraction(HpfReader reader, Targets targets, ExtractDestination destination,
+      Progress progress, int threads) {
+    this.reader = reader;
+    this.targets = targets;
+    this.destination = destination;
+    this.progress = progress;
+    this.threads = threads;
+    this.pool = Executors.newFixedThreadPool(threads, runnable -> {
+      Thread thread = new Thread(runnable, "hpf-extract");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /** Queues a member; writes a batch when one is full. */
+  void add(NameEntry entry) throws IOException {
+    entries.add(entry);
+    if (entries.size() == BATCH) {
+      flush();
+    }
+  }
+
+  /** Writes what is queued. */
+  void finish() throws IOException {
+    flush();
+  }
+
+  private void flush() throws IOException {
+    List<Member> batch = lookUp();
+    entries.clear();
+    batch.sort(Comparator.comparingInt((Member m) -> m.record.part())
+        .thenComparingLong(m -> m.record.offset()));
+    List<Callable<Void>> writes = new ArrayList<>(batch.size());
+    for (Member member : batch) {
+      writes.add(() -> {
+        String name = member.entry.name();
+        try (InputStream in = reader.open(name)) {
+          destination.write(name, targets.of(name), in, member.entry.mtimeMillis());
+        }
+        progress.merged(member.entry.length());
+        return null;
+      });
+    }
+    runAll(writes);
+  }
+
+  /** The records of the queued members, looked up by the pool's threads in slices. */
+  private List<Member> lookUp() throws IOException {
+    int n = entries.size();
+    Member[] members = new Member[n];
+    List<Callable<Void>> slices = new ArrayList<>();
+    int slice = Math.max(1, (n + threads - 1) / threads);
+    for (int from = 0; from < n; from += slice) {
+      int start = from;
+      int end = Math.min(n, from + slice);
+      slices.add(() -> {
+        for (int i = start; i < end; i++) {
+          String name = entries.get(i).name();
+          IndexRecord record = reader.recordOfHash(name);
+          if (record == null) {
+            throw new FileNotInArchiveException(reader.location(), name);
+          }
+          members[i] = new Member(entries.get(i), record);
+        }
+        return null;
+      });
+    }
+    runAll(slices);
+    return new ArrayList<>(List.of(members));
+  }
+
+  /**
+   * Runs the tasks in order on the pool and waits for every one: after the first failure the
+   * tasks not started yet do nothing, and those running finish (a file is whole or removed)
+   * before the failure is thrown.
+   */
+  private void runAll(List<Callable<Void>> tasks) throws IOException {
+    AtomicBoolean failed = new AtomicBoolean();
+    List<Future<Void>> futures = new ArrayList<>(tasks.size());
+    for (Callable<Void> task : tasks) {
+      futures.add(pool.submit(() -> {
+        if (failed.get()) {
+          return null;
+        }
+        try {
+          return task.call();
+        } catch (Exception | Error e) {
+          failed.set(true);
+          throw e;
+        }
+      }));
+    }
+    Throwable failure = null;
+    boolean interrupted = false;
+    for (Future<Void> future : futures) {
+      while (true) {
+        try {
+          future.get();
+          break;
+        } catch (ExecutionException e) {
+          failure = failure == null ? e.getCause() : failure;
+          break;
+        } catch (InterruptedException e) {
+          // Stop what has not started, and still wait for what runs.
+          interrupted = true;
+          failed.set(true);
+          if (failure == null) {
+            failure = new InterruptedIOException("extract was interrupted");
+          }
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    if (failure != null) {
+      Throwables.throwIfInstanceOf(failure, IOException.class);
+      Throwables.throwIfUnchecked(failure);
+      throw new IOException(failure);
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.shutdown(); // every task has ended: runAll waits for them
+  }
+}
