@@ -102,19 +102,30 @@ final class ArchiveListing {
     }
   }
 
-  /** A file status with the locations of the member's bytes. */
+  /**
+   * A file status with the locations of the member's bytes; {@code member} is known to be a
+   * member (listed, or checked), so its record is found by its hash alone: one index read, no
+   * read of its entry.
+   */
   LocatedFileStatus located(ArchiveCache.OpenArchive archive, FileStatus file, String member)
       throws IOException {
-    return new LocatedFileStatus(file, blockLocations(archive, member, 0, file.getLen()));
+    IndexRecord record = archive.reader.recordOfHash(member);
+    return new LocatedFileStatus(file, blockLocations(archive, member, record, 0,
+        file.getLen()));
   }
 
   /**
    * The blocks of the member's part that hold its bytes {@code [start, start + length)}, with
-   * offsets relative to the member; a compressed member gets one location for all of it.
+   * offsets relative to the member; a compressed member gets one location for all of it. None
+   * for a name that is not a member.
    */
   BlockLocation[] blockLocations(ArchiveCache.OpenArchive archive, String member, long start,
       long length) throws IOException {
-    IndexRecord record = archive.reader.record(member);
+    return blockLocations(archive, member, archive.reader.record(member), start, length);
+  }
+
+  private BlockLocation[] blockLocations(ArchiveCache.OpenArchive archive, String member,
+      IndexRecord record, long start, long length) throws IOException {
     if (record == null || start >= record.originalLength() || length <= 0) {
       return new BlockLocation[0];
     }

@@ -214,6 +214,39 @@ class HpfFileSystemTest {
     assertEquals(7, fs.globStatus(p("text/d*")).length);
   }
 
+  @Test
+  void aLocatedListingReadsNoPartFile() throws IOException {
+    // Bytes this thread reads from the local file system.
+    java.util.function.LongSupplier bytesRead = () -> FileSystem.getAllStatistics().stream()
+        .filter(st -> st.getScheme().equals("file"))
+        .mapToLong(st -> st.getThreadStatistics().getBytesRead()).sum();
+    long listingAndIndex = 0;
+    try (java.util.stream.Stream<java.nio.file.Path> files =
+        Files.list(java.nio.file.Path.of(archive.toUri()))) {
+      for (java.nio.file.Path file : (Iterable<java.nio.file.Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (name.startsWith("names-") || name.startsWith("index-")) {
+          listingAndIndex += Files.size(file);
+        }
+      }
+    }
+    fs.close(); // a new file system: nothing loaded yet
+    fs = new Path(base).getFileSystem(conf);
+    long before = bytesRead.getAsLong();
+    int count = 0;
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(p(""), true);
+    while (files.hasNext()) {
+      assertTrue(files.next().getBlockLocations().length <= 1);
+      count++;
+    }
+    long read = bytesRead.getAsLong() - before;
+    assertEquals(tree.files.size(), count);
+    // Names from the names segments, locations from the index records and the parts' block
+    // maps: no entry header is read (that would be 36 bytes and the name per member more).
+    assertTrue(read > 0 && read <= listingAndIndex + 4096,
+        read + " bytes read, names and index files hold " + listingAndIndex);
+  }
+
   /** What testComplexDirActions checks, on a tree with no empty directories. */
   @Test
   void listingCallsAgree() throws IOException {
