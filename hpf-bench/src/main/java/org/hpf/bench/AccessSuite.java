@@ -15,6 +15,8 @@ import org.hpf.bench.DatasetGenerator.Dataset;
 import org.hpf.bench.DatasetGenerator.Member;
 import org.hpf.bench.Results.AccessResult;
 import org.hpf.bench.systems.BenchSystem;
+import org.hpf.bench.systems.HpfArchive;
+import org.hpf.read.RecordCacheStats;
 
 /**
  * Suite 2 (the paper's Figs. 13 and 14): the time to get random files, cold and warm. Each
@@ -64,26 +66,41 @@ final class AccessSuite {
 
     for (String mode : List.of("cold", "warm")) {
       boolean cold = mode.equals("cold");
+      List<Variant> variants = variants(cold);
       Map<String, BenchSystem.Reader> readers = new LinkedHashMap<>();
+      Map<String, RecordCacheStats> cacheBefore = new HashMap<>();
       try {
         if (!cold) {
-          for (BenchSystem s : stores.systems()) {
-            readers.put(s.name(), s.open(cluster.fs(), stores.destOf(s, n)));
+          for (Variant v : variants) {
+            readers.put(v.label, v.system instanceof HpfArchive hpf
+                ? hpf.open(cluster.fs(), stores.destOf(hpf, n), v.recordCacheBytes)
+                : v.system.open(cluster.fs(), stores.destOf(v.system, n)));
           }
         }
         int warm = cold ? config.coldWarmup : config.warmup;
-        for (BenchSystem s : stores.systems()) {
-          int count = isScan(s) ? Math.min(warm, 1) : warm;
+        for (Variant v : variants) {
+          int count = isScan(v.system) ? Math.min(warm, 1) : warm;
           for (int i = 0; i < count; i++) {
             check(byName, warmups.get(i),
-                get(s, readers.get(s.name()), n, warmups.get(i)).bytes());
+                get(v.system, readers.get(v.label), n, warmups.get(i)).bytes());
+          }
+          if (readers.get(v.label) instanceof HpfArchive.CachingReader cached
+              && v.recordCacheBytes > 0) {
+            // A hot set that fits the cache: every name to be measured has been read once.
+            for (List<String> rep : reps) {
+              for (String name : rep) {
+                cached.get(name);
+              }
+            }
+            cacheBefore.put(v.label, cached.recordCacheStats());
           }
         }
         Map<String, List<Double>> samples = new LinkedHashMap<>();
         Map<String, List<Double>> totals = new LinkedHashMap<>();
-        List<BenchSystem> order = new ArrayList<>(stores.systems());
+        List<Variant> order = new ArrayList<>(variants);
         for (int r = 0; r < reps.size(); r++) {
-          for (BenchSystem s : order) {
+          for (Variant v : order) {
+            BenchSystem s = v.system;
             List<String> names = reps.get(r);
             if (isScan(s)) {
               if (r > 0) {
@@ -96,29 +113,40 @@ final class AccessSuite {
             }
             double total = 0;
             for (String name : names) {
-              Timed got = get(s, readers.get(s.name()), n, name);
+              Timed got = get(s, readers.get(v.label), n, name);
               long nanos = got.nanos();
               check(byName, name, got.bytes());
-              samples.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(nanos / 1e3);
+              samples.computeIfAbsent(v.label, k -> new ArrayList<>()).add(nanos / 1e3);
               total += nanos / 1e6;
             }
-            totals.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(total);
+            totals.computeIfAbsent(v.label, k -> new ArrayList<>()).add(total);
           }
           order.add(order.remove(0));
         }
-        for (BenchSystem s : stores.systems()) {
-          List<Double> sample = samples.get(s.name());
+        for (Variant v : variants) {
+          BenchSystem s = v.system;
+          List<Double> sample = samples.get(v.label);
           if (sample == null) {
             continue;
           }
           String note = isScan(s) ? "lookup by scan: " + sample.size() + " gets of the first"
               + " repetition's names only" : null;
-          AccessResult result = AccessResult.of(s.name(), mode, n,
-              isScan(s) ? sample.size() : config.gets, totals.get(s.name()),
+          if (readers.get(v.label) instanceof HpfArchive.CachingReader cached
+              && v.recordCacheBytes > 0) {
+            RecordCacheStats stats = cached.recordCacheStats();
+            RecordCacheStats before = cacheBefore.get(v.label);
+            note = String.format(Locale.ROOT, "record cache of %d MiB: %,d records (%,d bytes)"
+                + " after the run; timed gets: %,d hits, %,d misses", v.recordCacheBytes >> 20,
+                stats.records(), stats.bytes(), stats.hits() - before.hits(),
+                stats.misses() - before.misses());
+          }
+          AccessResult result = AccessResult.of(v.label, mode, n,
+              isScan(s) ? sample.size() : config.gets, totals.get(v.label),
               sample.stream().mapToDouble(Double::doubleValue).toArray(), note);
           results.access.add(result);
-          log.printf(Locale.ROOT, "  %s %-12s p50 %,10.0f us  p90 %,10.0f us  p99 %,10.0f us%n",
-              mode, s.name(), result.p50Micros(), result.p90Micros(), result.p99Micros());
+          log.printf(Locale.ROOT, "  %s %-12s p50 %,10.0f us  p90 %,10.0f us  p99 %,10.0f us%s%n",
+              mode, v.label, result.p50Micros(), result.p90Micros(), result.p99Micros(),
+              note == null ? "" : "  (" + note + ")");
         }
       } finally {
         for (BenchSystem.Reader reader : readers.values()) {
@@ -126,6 +154,23 @@ final class AccessSuite {
         }
       }
     }
+  }
+
+  /**
+   * What is measured: every system; when warm, also HPF with a record cache ("HPF+cache"),
+   * whose warm-up reads every name to be measured once, so the hot set is cached.
+   */
+  private record Variant(String label, BenchSystem system, long recordCacheBytes) {}
+
+  private List<Variant> variants(boolean cold) {
+    List<Variant> variants = new ArrayList<>();
+    for (BenchSystem s : stores.systems()) {
+      variants.add(new Variant(s.name(), s, 0));
+      if (!cold && s instanceof HpfArchive && config.hpfRecordCacheMib > 0) {
+        variants.add(new Variant(s.name() + "+cache", s, (long) config.hpfRecordCacheMib << 20));
+      }
+    }
+    return variants;
   }
 
   /** Median time of creating and closing a new client alone: part of every cold get. */

@@ -128,6 +128,16 @@ public final class BenchConfig {
       description = "MapFile and SequenceFile codec class (default: ${DEFAULT-VALUE}).")
   public String seqCodec = "org.apache.hadoop.io.compress.DefaultCodec";
 
+  @Option(names = "--hpf-record-cache-mib", defaultValue = "64",
+      description = "Record cache of the extra warm reader \"HPF+cache\" and of the cached get"
+          + " throughput, in MiB (default: ${DEFAULT-VALUE}; 0: not measured).")
+  public int hpfRecordCacheMib = 64;
+
+  @Option(names = "--get-threads", defaultValue = "1,4,8", split = ",",
+      description = "Thread counts of the get scaling measurement: HPF gets on one shared"
+          + " reader at each, HDFS open+read at the largest (default: ${DEFAULT-VALUE}).")
+  public int[] getThreads = {1, 4, 8};
+
   @Option(names = "--nn-threads", defaultValue = "4",
       description = "Threads of the metadata throughput suite (default: ${DEFAULT-VALUE}).")
   public int nnThreads = 4;
@@ -212,6 +222,8 @@ public final class BenchConfig {
     map.put("hpfCompression", hpfCompression.toString());
     map.put("seqCompression", seqCompression.toString());
     map.put("seqCodec", seqCodec);
+    map.put("hpfRecordCacheMib", hpfRecordCacheMib);
+    map.put("getThreads", java.util.Arrays.toString(getThreads));
     map.put("nnThreads", nnThreads);
     map.put("nnFiles", nnFiles);
     map.put("nnObjectBytes", nnObjectBytes);

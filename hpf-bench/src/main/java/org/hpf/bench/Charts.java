@@ -146,7 +146,7 @@ public final class Charts {
     List<Double> values = new ArrayList<>();
     for (ThroughputResult t : r.throughput) {
       ops.add(t.op());
-      labels.add(t.system() + " " + t.op()
+      labels.add(t.system() + " " + t.op() + " x" + t.threads()
           + (t.source().equals("NNThroughputBenchmark") ? " (NNTB)" : ""));
       values.add(Math.max(1e-3, t.opsPerSec()));
     }

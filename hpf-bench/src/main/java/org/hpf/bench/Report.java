@@ -66,6 +66,9 @@ public final class Report {
     sizes.forEach(n -> md.append("---:|---:|"));
     md.append('\n');
     for (String system : systems(r)) {
+      if (sizes.stream().allMatch(n -> r.creationOf(system, n) == null)) {
+        continue; // a way of reading a store, not a store ("HPF+cache")
+      }
       md.append("| ").append(system).append(" |");
       for (int n : sizes) {
         CreationPoint c = r.creationOf(system, n);

@@ -39,9 +39,12 @@ import org.hpf.read.HpfReader;
  *
  * <ul>
  *   <li>HPF through one shared {@link HpfReader}: get (index + content), stat (index + entry
- *       header), list (a full listing per thread; one operation = one name).
+ *       header), list (a full listing per thread; one operation = one name); gets again at
+ *       each of {@code --get-threads} on the same reader, and on a reader with a record cache
+ *       ("HPF+cache", filled with the names first: a get is one read of the entry).
  *   <li>HDFS through the FileSystem API on the same files: get (open + read), stat
- *       (getFileStatus: one NameNode RPC), list (recursive listing; one operation = one name).
+ *       (getFileStatus: one NameNode RPC), list (recursive listing; one operation = one name);
+ *       get again at the largest of {@code --get-threads}.
  *   <li>Hadoop's own NNThroughputBenchmark {@code -op open} and {@code -op fileStatus} against
  *       the same NameNode (remote mode: raw ClientProtocol RPCs, no DataNode), for reference.
  * </ul>
@@ -72,7 +75,7 @@ final class ThroughputSuite {
       names.add(members.get(random.nextInt(members.size())).name());
     }
     if (stores.get("HPF") instanceof HpfArchive hpf) {
-      try (HpfReader reader = hpf.openReader(cluster.fs(), stores.destOf(hpf, n))) {
+      try (HpfReader reader = hpf.openReader(cluster.fs(), stores.destOf(hpf, n), 0)) {
         // Load the bucket functions and JIT-compile the path, as the warm access suite does.
         for (int i = 0; i < Math.min(names.size(), 1_000); i++) {
           reader.get(names.get(i));
@@ -84,16 +87,39 @@ final class ThroughputSuite {
             return all.count();
           }
         });
+        // Gets from more threads on the same reader (its buckets are loaded by now).
+        for (int t : config.getThreads) {
+          if (t != threads) {
+            add(results, "HPF", "get", files, t, names, reader::get);
+          }
+        }
+      }
+      if (config.hpfRecordCacheMib > 0) {
+        long bytes = (long) config.hpfRecordCacheMib << 20;
+        try (HpfReader cached = hpf.openReader(cluster.fs(), stores.destOf(hpf, n), bytes)) {
+          for (String name : names) { // fills the cache with the names measured
+            cached.get(name);
+          }
+          for (int t : config.getThreads) {
+            add(results, "HPF+cache", "get", files, t, names, cached::get);
+          }
+          log.printf(Locale.ROOT, "  HPF+cache record cache: %s%n", cached.recordCacheStats());
+        }
       }
     }
     if (stores.get("HDFS") instanceof HdfsFiles hdfs) {
       FileSystem fs = cluster.fs();
       Path dir = stores.destOf(hdfs, n);
-      add(results, "HDFS", "get", files, threads, names, name -> {
+      Op get = name -> {
         try (FSDataInputStream in = fs.open(new Path(dir, hdfs.pathOf(name)))) {
           return in.readAllBytes().length;
         }
-      });
+      };
+      add(results, "HDFS", "get", files, threads, names, get);
+      int most = java.util.Arrays.stream(config.getThreads).max().orElse(threads);
+      if (most != threads) {
+        add(results, "HDFS", "get", files, most, names, get);
+      }
       add(results, "HDFS", "stat", files, threads, names,
           name -> fs.getFileStatus(new Path(dir, hdfs.pathOf(name))));
       add(results, "HDFS", "list", files, threads, listings(threads), ignored -> {

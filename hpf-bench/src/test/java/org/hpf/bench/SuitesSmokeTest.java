@@ -2,6 +2,7 @@ package org.hpf.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -94,6 +95,12 @@ class SuitesSmokeTest {
             && a.p90Micros() <= a.p99Micros() && a.p99Micros() <= a.maxMicros(), a.toString());
       }
     }
+    // Warm HPF again with a record cache holding every measured name's record.
+    assertNull(results.accessOf("HPF+cache", "cold"));
+    AccessResult cached = results.accessOf("HPF+cache", "warm");
+    assertNotNull(cached);
+    assertEquals(12, cached.samplesMicros().size());
+    assertTrue(cached.note().contains("timed gets: 12 hits, 0 misses"), cached.note());
   }
 
   @Test
@@ -132,6 +139,11 @@ class SuitesSmokeTest {
     for (ThroughputResult t : results.throughput) {
       assertTrue(t.operations() >= 100 && t.opsPerSec() > 0, t.toString());
     }
+    // Gets scale over threads on one reader, with and without the record cache.
+    Set<String> gets = results.throughput.stream().filter(t -> t.op().equals("get"))
+        .map(t -> t.system() + " x" + t.threads()).collect(Collectors.toSet());
+    assertEquals(Set.of("HPF x1", "HPF x2", "HPF x4", "HPF x8", "HPF+cache x1", "HPF+cache x4",
+        "HPF+cache x8", "HDFS x2", "HDFS x8"), gets);
   }
 
   @Test

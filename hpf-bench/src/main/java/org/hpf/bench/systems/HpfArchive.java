@@ -14,6 +14,7 @@ import org.hpf.bench.DatasetGenerator.Dataset;
 import org.hpf.hdfs.CachePinning;
 import org.hpf.hdfs.CacheStatus;
 import org.hpf.read.HpfReader;
+import org.hpf.read.RecordCacheStats;
 import org.hpf.read.ReaderOptions;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.CreateResult;
@@ -75,22 +76,42 @@ public final class HpfArchive implements BenchSystem {
 
   @Override
   public Reader open(FileSystem fs, Path dest) throws IOException {
-    HpfReader reader = HpfReader.open(fs, dest, ReaderOptions.defaults());
-    return new Reader() {
-      @Override
-      public byte[] get(String name) throws IOException {
-        return reader.get(name);
-      }
+    return open(fs, dest, 0);
+  }
 
-      @Override
-      public void close() throws IOException {
-        reader.close();
-      }
-    };
+  /** A reader whose record cache holds up to {@code recordCacheBytes} (0: none). */
+  public CachingReader open(FileSystem fs, Path dest, long recordCacheBytes)
+      throws IOException {
+    return new CachingReader(openReader(fs, dest, recordCacheBytes));
+  }
+
+  /** A reader that says what its record cache holds. */
+  public static final class CachingReader implements Reader {
+    private final HpfReader reader;
+
+    CachingReader(HpfReader reader) {
+      this.reader = reader;
+    }
+
+    @Override
+    public byte[] get(String name) throws IOException {
+      return reader.get(name);
+    }
+
+    public RecordCacheStats recordCacheStats() {
+      return reader.recordCacheStats();
+    }
+
+    @Override
+    public void close() throws IOException {
+      reader.close();
+    }
   }
 
   /** The reader itself, for the throughput suite's stat and list operations. */
-  public HpfReader openReader(FileSystem fs, Path dest) throws IOException {
-    return HpfReader.open(fs, dest, ReaderOptions.defaults());
+  public HpfReader openReader(FileSystem fs, Path dest, long recordCacheBytes)
+      throws IOException {
+    return HpfReader.open(fs, dest,
+        ReaderOptions.defaults().withRecordCacheBytes(recordCacheBytes));
   }
 }
