@@ -162,9 +162,9 @@ final class ThroughputSuite {
   }
 
   private void log(ThroughputResult r) {
-    log.printf(Locale.ROOT, "  %-5s %-10s %-22s ops %,9d  elapsed %,8d ms  %,10.1f ops/s"
-        + "  avg %.3f ms%n", r.system(), r.op(), r.source(), r.operations(), r.elapsedMillis(),
-        r.opsPerSec(), r.averageMillis());
+    log.printf(Locale.ROOT, "  %-9s %-10s %-22s x%-2d ops %,9d  elapsed %,8d ms  %,10.1f ops/s"
+        + "  avg %.3f ms%n", r.system(), r.op(), r.source(), r.threads(), r.operations(),
+        r.elapsedMillis(), r.opsPerSec(), r.averageMillis());
   }
 
   static ThroughputResult measure(String system, String op, int files, int threads,
