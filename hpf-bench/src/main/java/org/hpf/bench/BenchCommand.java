@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
     description = "Benchmarks HPF against HAR, MapFile, SequenceFile and native HDFS on an"
         + " embedded MiniDFSCluster (or a real cluster with --fs), side by side in one run.",
     subcommands = {BenchCommand.Run.class, BenchCommand.Render.class, BenchCommand.Jmh.class,
-        BenchCommand.MapReduce.class,
+        BenchCommand.MapReduce.class, BenchCommand.Extract.class,
         BenchCommand.Scale.class, ExperimentCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:ok", " 1:error", " 2:bad usage"})
@@ -100,6 +100,28 @@ public final class BenchCommand implements Callable<Integer> {
         return USAGE;
       }
       new org.hpf.bench.mapreduce.MapReduceRun(config, Run.out).run();
+      return OK;
+    }
+  }
+
+  /** {@code hpf-bench extract}: {@code hpf extract} against {@code tar -x}. */
+  @Command(name = "extract", mixinStandardHelpOptions = true,
+      description = "Archives a local tree with hpf create, then times hpf extract against"
+          + " tar -x of the same files into the same disk, taking turns, each with a sync;"
+          + " checks that both wrote the same files. Writes extract.json and extract.md to"
+          + " --out.")
+  static final class Extract implements Callable<Integer> {
+    @Mixin
+    org.hpf.bench.extract.ExtractConfig config = new org.hpf.bench.extract.ExtractConfig();
+
+    @Override
+    public Integer call() throws Exception {
+      String problem = config.problem();
+      if (problem != null) {
+        Run.out.println("hpf-bench extract: " + problem);
+        return USAGE;
+      }
+      new org.hpf.bench.extract.ExtractRun(config, Run.out).run();
       return OK;
     }
   }
