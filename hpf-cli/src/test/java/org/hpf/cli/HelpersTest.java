@@ -57,8 +57,10 @@ class HelpersTest {
     m.put("z", null);
     m.put("l", List.of(1, 2));
     m.put("e", Map.of());
+    m.put("nan", Double.NaN);
+    m.put("f", 1.0f / 3);
     assertEquals("{\n  \"s\": \"a\\\"b\\\\c\\nd\\u0001\",\n  \"n\": 42,\n  \"d\": 0.5,\n"
         + "  \"i\": 3.0,\n  \"b\": true,\n  \"z\": null,\n  \"l\": [\n    1,\n    2\n  ],\n"
-        + "  \"e\": {}\n}\n", Json.write(m));
+        + "  \"e\": {},\n  \"nan\": null,\n  \"f\": 0.3333\n}\n", Json.write(m));
   }
 }
