@@ -24,6 +24,14 @@ public record EntryHeader(String name, int flags, long originalLength, long stor
     return size(name.getBytes(StandardCharsets.UTF_8).length);
   }
 
+  /**
+   * The name's length in UTF-8 bytes, from the first bytes of a header (its {@code NameLength}
+   * field, unchecked): how many more bytes to read for the whole header.
+   */
+  public static int nameLength(byte[] header) {
+    return ((header[6] & 0xFF) << 8) | (header[7] & 0xFF);
+  }
+
   /** The whole entry's length: header, stored bytes, trailer. */
   public long entryLength() {
     return size() + storedLength + TRAILER_SIZE;

@@ -169,25 +169,8 @@ public class HpfFileSystem extends FileSystem {
   @Override
   public FSDataInputStream open(Path path, int bufferSize) throws IOException {
     Location location = locate(path);
-    for (int attempt = 0;; attempt++) {
-      Lease lease = cache.acquire(location.archive());
-      boolean handedOver = false;
-      try {
-        MemberInputStream in = openMember(lease, location.member(), path)
-            .countingIn(statistics);
-        handedOver = true;
-        return new FSDataInputStream(in);
-      } catch (StaleGenerationException e) {
-        if (attempt > 0) {
-          throw e;
-        }
-        cache.invalidate(location.archive());
-      } finally {
-        if (!handedOver) {
-          lease.close();
-        }
-      }
-    }
+    return onArchive(location, true, lease -> new FSDataInputStream(
+        openMember(lease, location.member(), path).countingIn(statistics)));
   }
 
   /** Opens a member; the stream owns the lease (and releases it on close). */
@@ -257,36 +240,22 @@ public class HpfFileSystem extends FileSystem {
   private <T extends FileStatus> RemoteIterator<T> streaming(Location location, Path path,
       IoFunction<Lease, RemoteIterator<T>> directory, IoFunction<LocatedFileStatus, T> file)
       throws IOException {
-    for (int attempt = 0;; attempt++) {
-      Lease lease = cache.acquire(location.archive());
-      boolean handedOver = false;
-      try {
-        String member = location.member();
-        HpfReader reader = lease.reader();
-        if (!member.isEmpty() && reader.record(member) != null) {
-          MemberStatus stat = reader.stat(member);
-          FileStatus status = listing.file(lease.archive(), member, stat.length(),
-              stat.mtimeMillis());
-          T single = file.apply(listing.located(lease.archive(), status, member));
-          return new SingleIterator<>(single);
-        }
-        if (!ArchiveListing.isDirectory(lease.archive(), member)) {
-          throw notFound(path);
-        }
-        RemoteIterator<T> it = directory.apply(lease);
-        handedOver = true;
-        return it;
-      } catch (StaleGenerationException e) {
-        if (attempt > 0) {
-          throw e;
-        }
-        cache.invalidate(location.archive());
-      } finally {
-        if (!handedOver) {
-          lease.close();
-        }
+    return onArchive(location, true, lease -> {
+      String member = location.member();
+      HpfReader reader = lease.reader();
+      if (!member.isEmpty() && reader.record(member) != null) {
+        MemberStatus stat = reader.stat(member);
+        FileStatus status = listing.file(lease.archive(), member, stat.length(),
+            stat.mtimeMillis());
+        T single = file.apply(listing.located(lease.archive(), status, member));
+        lease.close(); // the single status does not need the archive
+        return new SingleIterator<>(single);
       }
-    }
+      if (!ArchiveListing.isDirectory(lease.archive(), member)) {
+        throw notFound(path);
+      }
+      return directory.apply(lease);
+    });
   }
 
   @Override
@@ -391,14 +360,33 @@ public class HpfFileSystem extends FileSystem {
 
   /** Runs a call on the archive's reader; a reader whose files a writer removed is reopened. */
   private <T> T withArchive(Location location, IoFunction<Lease, T> call) throws IOException {
+    return onArchive(location, false, call);
+  }
+
+  /**
+   * Runs a call on the archive's reader, once more on a reader opened anew if a writer removed
+   * files of the first one's generation. The lease ends with the call, unless
+   * {@code resultHoldsLease} (a stream, an iterator): then the result ends it, and it ends here
+   * only if the call fails.
+   */
+  private <T> T onArchive(Location location, boolean resultHoldsLease,
+      IoFunction<Lease, T> call) throws IOException {
     for (int attempt = 0;; attempt++) {
-      try (Lease lease = cache.acquire(location.archive())) {
-        return call.apply(lease);
+      Lease lease = cache.acquire(location.archive());
+      boolean handedOver = false;
+      try {
+        T result = call.apply(lease);
+        handedOver = resultHoldsLease;
+        return result;
       } catch (StaleGenerationException e) {
         if (attempt > 0) {
           throw e;
         }
         cache.invalidate(location.archive());
+      } finally {
+        if (!handedOver) {
+          lease.close();
+        }
       }
     }
   }

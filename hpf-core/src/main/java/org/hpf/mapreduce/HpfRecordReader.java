@@ -57,7 +57,7 @@ final class HpfRecordReader extends RecordReader<Text, BytesWritable> {
       long entry = position;
       byte[] fixed = new byte[EntryHeader.FIXED_SIZE];
       in.readFully(fixed, 0, fixed.length);
-      int nameLength = ((fixed[6] & 0xFF) << 8) | (fixed[7] & 0xFF);
+      int nameLength = EntryHeader.nameLength(fixed);
       byte[] header = new byte[EntryHeader.size(nameLength)];
       System.arraycopy(fixed, 0, header, 0, fixed.length);
       in.readFully(header, fixed.length, nameLength);

@@ -74,7 +74,7 @@ final class EntryReader {
           + "' is shorter than its header");
     }
     byte[] bytes = readEntry(part, record, record.offset(), size, name, archive);
-    if (size != EntryHeader.size(nameLength(bytes))) {
+    if (size != EntryHeader.size(EntryHeader.nameLength(bytes))) {
       // A name of another length: the header read is cut in the wrong place, so read it again.
       throw new OtherName(part.name(), record.offset(), storedName(part, record), name);
     }
@@ -84,18 +84,13 @@ final class EntryReader {
   /** The name stored in the entry a record points to, from its checked header. */
   static String storedName(ArchiveInput part, IndexRecord record) throws IOException {
     byte[] fixed = read(part, record.offset(), EntryHeader.FIXED_SIZE - 4, part.name());
-    int size = EntryHeader.size(nameLength(fixed));
+    int size = EntryHeader.size(EntryHeader.nameLength(fixed));
     if (size > record.entryLength()) {
       throw new CorruptArchiveException(part.name(), record.offset(), "entry header of "
           + size + " bytes in an entry of " + record.entryLength());
     }
     byte[] bytes = read(part, record.offset(), size, part.name());
     return EntryHeader.read(bytes, 0, size, part.name(), record.offset()).name();
-  }
-
-  /** The length of the stored name, from the first bytes of an entry header. */
-  private static int nameLength(byte[] header) {
-    return ((header[6] & 0xFF) << 8) | (header[7] & 0xFF);
   }
 
   /** A stream over a raw member's bytes; its content checksum is checked at the end. */
