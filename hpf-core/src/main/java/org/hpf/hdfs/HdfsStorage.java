@@ -41,7 +41,6 @@ public final class HdfsStorage extends ForwardingStorage {
 
   private final DistributedFileSystem fs;
   private final HadoopStorage plain;
-  private final short replication;
   private final long partSize;
   private final HdfsOptions options;
   private String lazyPersistProblem;
@@ -55,15 +54,14 @@ public final class HdfsStorage extends ForwardingStorage {
    */
   public HdfsStorage(DistributedFileSystem fs, Path root, short replication, long partSize,
       HdfsOptions options) {
-    this(fs, new HadoopStorage(fs, root, replication), replication, partSize, options);
+    this(fs, new HadoopStorage(fs, root, replication), partSize, options);
   }
 
-  private HdfsStorage(DistributedFileSystem fs, HadoopStorage plain, short replication,
-      long partSize, HdfsOptions options) {
+  private HdfsStorage(DistributedFileSystem fs, HadoopStorage plain, long partSize,
+      HdfsOptions options) {
     super(plain);
     this.fs = fs;
     this.plain = plain;
-    this.replication = replication > 0 ? replication : fs.getDefaultReplication(plain.root());
     this.partSize = partSize;
     this.options = options;
   }
@@ -114,7 +112,7 @@ public final class HdfsStorage extends ForwardingStorage {
   private ArchiveOutput createPart(String name, long blockSize, boolean lazyPersist)
       throws IOException {
     Path path = path(name);
-    var builder = fs.createFile(path).overwrite(false).replication(replication)
+    var builder = fs.createFile(path).overwrite(false).replication(plain.replication())
         .blockSize(blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path))
         .bufferSize(Math.max(fs.getConf().getInt("io.file.buffer.size", 4096), 64 * 1024));
     if (lazyPersist) {
@@ -147,7 +145,7 @@ public final class HdfsStorage extends ForwardingStorage {
       boolean lazy = false;
       if (options.lazyPersist()) {
         if (!probed) {
-          lazyPersistProblem = LazyPersistProbe.probe(fs, plain.root(), replication);
+          lazyPersistProblem = LazyPersistProbe.probe(fs, plain.root(), plain.replication());
           probed = true;
         }
         fallback = lazyPersistProblem;

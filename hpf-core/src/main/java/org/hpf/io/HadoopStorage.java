@@ -1,5 +1,7 @@
 package org.hpf.io;
 
+import com.google.common.base.Supplier;
+import com.google.common.base.Suppliers;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -22,7 +24,8 @@ import org.hpf.hdfs.HdfsLeases;
 public final class HadoopStorage implements ArchiveStorage {
   private final FileSystem fs;
   private final Path root;
-  private final short replication;
+  /** Asked of the file system when a file is first created: a reader never needs it. */
+  private final Supplier<Short> replication;
 
   /**
    * @param replication replication of new files, or 0 for the file system's default
@@ -31,7 +34,14 @@ public final class HadoopStorage implements ArchiveStorage {
     // hpf checksums every file itself: the local file system's .crc side files add nothing.
     this.fs = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     this.root = fs.makeQualified(root);
-    this.replication = replication > 0 ? replication : fs.getDefaultReplication(this.root);
+    // On HDFS the default is a NameNode call (getServerDefaults), which a reader does not need.
+    this.replication = replication > 0 ? () -> replication
+        : Suppliers.memoize(() -> this.fs.getDefaultReplication(this.root));
+  }
+
+  /** Replication of new files. */
+  public short replication() {
+    return replication.get();
   }
 
   public FileSystem fileSystem() {
@@ -69,7 +79,7 @@ public final class HadoopStorage implements ArchiveStorage {
       overwrite = true; // the empty file just made, ours
     }
     // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
-    return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication,
+    return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication(),
         block));
   }
 
