@@ -26,7 +26,8 @@ import org.hpf.read.RecordCacheStats;
  * checked against its length and CRC32C, outside the timed region.
  *
  * <ul>
- *   <li>cold: each get runs on a new client (new FileSystem, new DFSClient: no connection, no
+ *   <li>cold: each get runs on a new client (new FileSystem, new DFSClient in its own client
+ *       context: no connection, not even one another client left in the JVM's peer cache, no
  *       cached metadata), opens the store (HAR: parses its index, HAR's static metadata cache
  *       emptied first; MapFile: loads its index; HPF: reads manifest and directory, then the
  *       bucket's function), reads the file, and closes everything. The time includes creating
@@ -179,7 +180,7 @@ final class AccessSuite {
     for (int i = 0; i < times; i++) {
       t[i] = cluster.withColdClient(() -> {
         long start = System.nanoTime();
-        FileSystem.get(cluster.uri(), cluster.conf());
+        FileSystem.get(cluster.uri(), cluster.coldConf());
         return (System.nanoTime() - start) / 1e6;
       });
     }
@@ -206,7 +207,7 @@ final class AccessSuite {
       byte[] bytes = warm.get(name);
       return new Timed(bytes, System.nanoTime() - start);
     }
-    org.apache.hadoop.conf.Configuration conf = cluster.conf();
+    org.apache.hadoop.conf.Configuration conf = cluster.coldConf();
     org.apache.hadoop.fs.Path dest = stores.destOf(s, n);
     return cluster.withColdClient(() -> {
       s.clearGlobalCaches();

@@ -121,15 +121,26 @@ public final class BenchCluster implements Closeable {
     return fs;
   }
 
+  /**
+   * The configuration for a cold client: its own DFS client context, so it reuses no
+   * connection to a DataNode that an earlier client of this JVM left in the shared peer cache
+   * (a client in a new process has none).
+   */
+  public Configuration coldConf() {
+    Configuration cold = new Configuration(conf());
+    cold.set("dfs.client.context", "hpf-bench-cold-" + java.util.UUID.randomUUID());
+    return cold;
+  }
+
   public Path path(String absolute) {
     return fs.makeQualified(new Path(absolute));
   }
 
   /**
    * Runs {@code action} as a fresh UserGroupInformation of the same user: every FileSystem it
-   * gets from Hadoop's cache is new (the cache is keyed by UGI), so it starts with no client,
-   * no connection and no cached metadata; all of them are closed afterwards. This is a "cold"
-   * client.
+   * gets from Hadoop's cache is new (the cache is keyed by UGI), so it starts with no client
+   * and no cached metadata; all of them are closed afterwards. With {@link #coldConf()} it has
+   * no connection either. This is a "cold" client.
    */
   public <T> T withColdClient(PrivilegedExceptionAction<T> action) throws IOException {
     UserGroupInformation ugi = UserGroupInformation.createRemoteUser(
