@@ -4,8 +4,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.BlockLocation;
@@ -143,13 +145,69 @@ final class ArchiveListing {
   StreamingIterator<FileStatus> children(ArchiveCache.Lease lease, String member)
       throws IOException {
     String prefix = member.isEmpty() ? "" : member + "/";
+    Stream<NameEntry> names = lease.archive().reader.listEntries(prefix);
+    Iterator<Child> children = children(lease.archive(), prefix, names.iterator());
+    Iterator<FileStatus> statuses = new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return children.hasNext();
+      }
+
+      @Override
+      public FileStatus next() {
+        return children.next().status;
+      }
+    };
+    return new StreamingIterator<>(statuses, names, lease);
+  }
+
+  /** A status listed, and the member (or directory) name it is for. */
+  private record Child(FileStatus status, String member) {}
+
+  /**
+   * As {@link #children}, files with the locations of their bytes; their records are looked up
+   * a batch at a time ({@link HpfReader#recordsOfHashes}).
+   */
+  StreamingIterator<LocatedFileStatus> locatedChildren(ArchiveCache.Lease lease, String member)
+      throws IOException {
+    String prefix = member.isEmpty() ? "" : member + "/";
     ArchiveCache.OpenArchive archive = lease.archive();
     Stream<NameEntry> names = archive.reader.listEntries(prefix);
-    Iterator<NameEntry> it = names.iterator();
-    Iterator<FileStatus> children = new Iterator<>() {
+    Iterator<LocatedFileStatus> located = new BatchingIterator<>(
+        children(archive, prefix, names.iterator()), BATCH, batch -> locate(archive, batch));
+    return new StreamingIterator<>(located, names, lease);
+  }
+
+  /** Members whose records a located listing looks up together. */
+  static final int BATCH = 4096;
+
+  /** Located statuses of a batch of statuses (directories have no locations). */
+  private List<LocatedFileStatus> locate(ArchiveCache.OpenArchive archive, List<Child> batch)
+      throws IOException {
+    List<String> files = new ArrayList<>();
+    for (Child child : batch) {
+      if (child.status.isFile()) {
+        files.add(child.member);
+      }
+    }
+    List<IndexRecord> records = archive.reader.recordsOfHashes(files);
+    List<LocatedFileStatus> located = new ArrayList<>(batch.size());
+    int f = 0;
+    for (Child child : batch) {
+      FileStatus status = child.status;
+      located.add(new LocatedFileStatus(status, status.isFile()
+          ? blockLocations(archive, child.member, records.get(f++), 0, status.getLen())
+          : null));
+    }
+    return located;
+  }
+
+  private Iterator<Child> children(ArchiveCache.OpenArchive archive, String prefix,
+      Iterator<NameEntry> it) {
+    return new Iterator<>() {
       private final Deque<String> recentFiles = new ArrayDeque<>();
       private String lastDirectory;
-      private FileStatus next;
+      private Child next;
 
       @Override
       public boolean hasNext() {
@@ -163,11 +221,12 @@ final class ArchiveListing {
           }
           if (slash < 0) {
             recentFiles.addLast(child);
-            next = file(archive, prefix + child, entry.length(), entry.mtimeMillis());
+            next = new Child(file(archive, prefix + child, entry.length(), entry.mtimeMillis()),
+                prefix + child);
           } else if (!child.equals(lastDirectory)) {
             lastDirectory = child;
             if (!recentFiles.contains(child)) {
-              next = directory(archive, prefix + child);
+              next = new Child(directory(archive, prefix + child), prefix + child);
             }
           }
         }
@@ -175,16 +234,15 @@ final class ArchiveListing {
       }
 
       @Override
-      public FileStatus next() {
+      public Child next() {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        FileStatus result = next;
+        Child result = next;
         next = null;
         return result;
       }
     };
-    return new StreamingIterator<>(children, names, lease);
   }
 
   /** The files at or below directory {@code member}, in name order, streamed. */
@@ -193,16 +251,12 @@ final class ArchiveListing {
     ArchiveCache.OpenArchive archive = lease.archive();
     String prefix = member.isEmpty() ? "" : member + "/";
     Stream<NameEntry> names = archive.reader.listEntries(prefix);
-    Iterator<LocatedFileStatus> files = names
+    Iterator<Child> selected = names
         .filter(e -> recursive || e.name().indexOf('/', prefix.length()) < 0)
-        .map(e -> {
-          try {
-            return located(archive, file(archive, e.name(), e.length(), e.mtimeMillis()),
-                e.name());
-          } catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-          }
-        }).iterator();
+        .map(e -> new Child(file(archive, e.name(), e.length(), e.mtimeMillis()), e.name()))
+        .iterator();
+    Iterator<LocatedFileStatus> files = new BatchingIterator<>(selected, BATCH,
+        batch -> locate(archive, batch));
     return new StreamingIterator<>(files, names, lease);
   }
 

@@ -216,13 +216,8 @@ public class HpfFileSystem extends FileSystem {
   @Override
   public RemoteIterator<LocatedFileStatus> listLocatedStatus(Path path) throws IOException {
     Location location = locate(path);
-    return streaming(location, path, lease -> {
-      ArchiveListing.StreamingIterator<FileStatus> children =
-          listing.children(lease, location.member());
-      return new MappingIterator<>(children, status -> status.isFile()
-          ? listing.located(lease.archive(), status, memberOf(status.getPath()))
-          : new LocatedFileStatus(status, null));
-    }, status -> status);
+    return streaming(location, path,
+        lease -> listing.locatedChildren(lease, location.member()), status -> status);
   }
 
   @Override
@@ -427,37 +422,6 @@ public class HpfFileSystem extends FileSystem {
     }
   }
 
-  private static final class MappingIterator<A, B> implements RemoteIterator<B>,
-      java.io.Closeable {
-    private final ArchiveListing.StreamingIterator<A> source;
-    private final IoFunction<A, B> map;
-
-    MappingIterator(ArchiveListing.StreamingIterator<A> source, IoFunction<A, B> map) {
-      this.source = source;
-      this.map = map;
-    }
-
-    @Override
-    public boolean hasNext() throws IOException {
-      return source.hasNext();
-    }
-
-    @Override
-    public B next() throws IOException {
-      A next = source.next();
-      try {
-        return map.apply(next);
-      } catch (IOException | RuntimeException e) {
-        source.close();
-        throw e;
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      source.close();
-    }
-  }
 
   // ---- every mutating operation: read-only ----
 

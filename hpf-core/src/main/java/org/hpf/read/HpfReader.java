@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -355,6 +356,20 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
+   * {@link #recordOfHash} of many names at once, in their order (null where a name has no
+   * record), for listings: slots of one bucket that lie close together are read with one read
+   * of the records between them, so a listing of much of an archive costs a read per run of up
+   * to 64 KB of records rather than one per name.
+   */
+  public List<IndexRecord> recordsOfHashes(List<String> names) throws IOException {
+    List<NameHash> hashes = new ArrayList<>(names.size());
+    for (String name : names) {
+      hashes.add(isMemberName(name) ? options.hasher().hash(name) : null);
+    }
+    return Arrays.asList(BatchLookup.lookUp(hashes, layers, this::bucket));
+  }
+
+  /**
    * The name stored in the entry {@code record} (a record of this generation) points to. Writers
    * use it to tell a member from another name with the same 128-bit hash, which {@link #record}
    * cannot.
@@ -398,11 +413,7 @@ public final class HpfReader implements AutoCloseable {
    * layer that lacks the name costs no read.
    */
   private Found find(String name) throws IOException {
-    try {
-      MemberNames.check(name);
-    } catch (InvalidNameException e) {
-      // No member has such a name. Hashing it anyway could find a member's record: a lone
-      // surrogate such as U+D800 encodes to UTF-8 as '?', so it has the hash of the member "?".
+    if (!isMemberName(name)) {
       return null;
     }
     NameHash hash = options.hasher().hash(name);
@@ -420,6 +431,19 @@ public final class HpfReader implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  /**
+   * False for a name no member can have. Hashing it anyway could find a member's record: a lone
+   * surrogate such as U+D800 encodes to UTF-8 as '?', so it has the hash of the member "?".
+   */
+  private static boolean isMemberName(String name) {
+    try {
+      MemberNames.check(name);
+      return true;
+    } catch (InvalidNameException e) {
+      return false;
+    }
   }
 
   private LoadedBucket bucket(int layer, int b, BucketRef ref) throws IOException {

@@ -81,35 +81,51 @@ final class LoadedBucket implements java.io.Closeable {
 
   /** The record of {@code hash}, or null if the bucket has no such name. */
   IndexRecord find(NameHash hash) throws IOException {
-    long slot;
+    long slot = slotOf(hash);
+    return slot < 0 ? null : recordAt(slot, hash);
+  }
+
+  /** The slot the function gives {@code hash}: -1 if the bucket surely does not have it. */
+  long slotOf(NameHash hash) throws CorruptArchiveException {
     try {
-      slot = function.slotOf(hash);
+      return function.slotOf(hash);
     } catch (RuntimeException | AssertionError e) {
       // A function that passed its checksum but is not one sux4j built (a crafted file) can
       // fail inside the library: out-of-range indexes, or its assertions where they are on.
       throw new CorruptArchiveException(file, FileHeader.SIZE + IndexHeader.SIZE,
           "the bucket's function cannot be evaluated (" + e + ")");
     }
-    if (slot < 0) {
-      return null;
-    }
+  }
+
+  /** The record at {@code slot} if it is {@code hash}'s, else null: one 40-byte read. */
+  IndexRecord recordAt(long slot, NameHash hash) throws IOException {
     IndexRecord cached = cache.get(cacheKey, slot);
     if (cached != null) {
       return cached.hash().equals(hash) ? cached : null;
     }
-    long at = recordsOffset + slot * IndexRecord.SIZE;
-    byte[] bytes = new byte[IndexRecord.SIZE];
-    try {
-      index.readFully(at, bytes, 0, bytes.length);
-    } catch (EOFException e) {
-      throw new CorruptArchiveException(file, "index file is truncated", e);
-    }
-    IndexRecord record = IndexRecord.read(bytes, 0, file, at);
+    IndexRecord record = records(slot, 1)[0];
     if (!record.hash().equals(hash)) {
       return null;
     }
     cache.put(cacheKey, slot, record);
     return record;
+  }
+
+  /** The {@code count} records from {@code slot} on, each checked: one read. */
+  IndexRecord[] records(long slot, int count) throws IOException {
+    long at = recordsOffset + slot * IndexRecord.SIZE;
+    byte[] bytes = new byte[count * IndexRecord.SIZE];
+    try {
+      index.readFully(at, bytes, 0, bytes.length);
+    } catch (EOFException e) {
+      throw new CorruptArchiveException(file, "index file is truncated", e);
+    }
+    IndexRecord[] records = new IndexRecord[count];
+    for (int i = 0; i < count; i++) {
+      records[i] = IndexRecord.read(bytes, i * IndexRecord.SIZE, file,
+          at + (long) i * IndexRecord.SIZE);
+    }
+    return records;
   }
 
   long functionBits() {

@@ -9,16 +9,13 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.hdfs.HdfsIntegration;
-import org.hpf.io.ArchiveInput;
-import org.hpf.io.ForwardingStorage;
 import org.hpf.testing.RandomFiles;
+import org.hpf.testing.ReadCountingStorage;
 import org.hpf.write.ArchiveCreator;
 import org.hpf.write.WriterOptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RecordCacheTest {
   @TempDir java.nio.file.Path tmp;
   private TreeMap<String, byte[]> files;
-  private final Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
+  private ReadCountingStorage storage;
   private Path archive;
   private FileSystem fs;
 
@@ -43,45 +40,13 @@ class RecordCacheTest {
     fs = archive.getFileSystem(conf);
   }
 
-  /** Counts positioned reads per file kind ("index", "part", ...). */
   private HpfReader open(long cacheBytes) throws IOException {
-    var storage = new ForwardingStorage(HdfsIntegration.storage(fs, archive)) {
-      @Override
-      public ArchiveInput open(String name) throws IOException {
-        ArchiveInput in = super.open(name);
-        AtomicLong count = reads.computeIfAbsent(name.replaceAll("-.*", ""),
-            k -> new AtomicLong());
-        return new ArchiveInput() {
-          @Override
-          public String name() {
-            return in.name();
-          }
-
-          @Override
-          public long length() {
-            return in.length();
-          }
-
-          @Override
-          public void readFully(long position, byte[] buffer, int offset, int length)
-              throws IOException {
-            count.incrementAndGet();
-            in.readFully(position, buffer, offset, length);
-          }
-
-          @Override
-          public void close() throws IOException {
-            in.close();
-          }
-        };
-      }
-    };
+    storage = new ReadCountingStorage(HdfsIntegration.storage(fs, archive));
     return HpfReader.open(storage, ReaderOptions.defaults().withRecordCacheBytes(cacheBytes));
   }
 
   private long reads(String kind) {
-    AtomicLong count = reads.get(kind);
-    return count == null ? 0 : count.get();
+    return storage.reads(kind);
   }
 
   private void getAll(HpfReader reader) throws IOException {

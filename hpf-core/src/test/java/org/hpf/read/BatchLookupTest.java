@@ -1,0 +1,88 @@
+package org.hpf.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.hpf.format.IndexRecord;
+import org.hpf.hdfs.HdfsIntegration;
+import org.hpf.testing.RandomFiles;
+import org.hpf.testing.ReadCountingStorage;
+import org.hpf.write.ArchiveCreator;
+import org.hpf.write.ArchiveWriter;
+import org.hpf.write.WriterOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Records of many names at once agree with one lookup per name, through index layers with
+ * replaced and deleted members, and read the index in runs rather than a record at a time.
+ */
+class BatchLookupTest {
+  @TempDir java.nio.file.Path tmp;
+
+  @Test
+  void agreesWithSingleLookupsAndReadsTheIndexInRuns() throws IOException {
+    TreeMap<String, byte[]> files = RandomFiles.write(tmp.resolve("src"), "m", 3000, 50, 8);
+    RandomFiles.write(tmp.resolve("more"), "m", 200, 50, 9); // replaces m0..m199
+    RandomFiles.write(tmp.resolve("new"), "n", 300, 50, 10);
+    Configuration conf = new Configuration();
+    Path archive = new Path(tmp.resolve("b.hpf").toUri());
+    WriterOptions options = WriterOptions.builder().threads(1).bucketCapacity(400).build();
+    ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())), options);
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, options)) {
+      writer.append(List.of(new Path(tmp.resolve("more").toUri())), true);
+    }
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, options)) {
+      writer.append(List.of(new Path(tmp.resolve("new").toUri())), false);
+    }
+    List<String> deleted = List.of("m5", "m500", "m2999", "n7");
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, options)) {
+      writer.delete(deleted);
+    }
+
+    List<String> names = new ArrayList<>(files.keySet());
+    for (int i = 0; i < 300; i++) {
+      names.add("n" + i);
+    }
+    names.add("not-a-member");
+    names.add("a//b"); // no member can have this name
+    FileSystem fs = archive.getFileSystem(conf);
+    ReadCountingStorage counting = new ReadCountingStorage(HdfsIntegration.storage(fs, archive));
+    try (HpfReader single = HpfReader.open(conf, archive);
+        HpfReader batch = HpfReader.open(counting, ReaderOptions.defaults())) {
+      assertTrue(batch.layers().size() >= 2, "layers: " + batch.layers().size());
+      int buckets = 0;
+      for (var layer : batch.layers()) {
+        buckets += (int) layer.buckets().stream().filter(b -> b.recordCount() > 0).count();
+      }
+      List<IndexRecord> records = batch.recordsOfHashes(names);
+      assertEquals(names.size(), records.size());
+      for (int i = 0; i < names.size(); i++) {
+        String name = names.get(i);
+        assertEquals(single.recordOfHash(name), records.get(i), name);
+      }
+      for (String name : deleted) {
+        assertNull(records.get(names.indexOf(name)), name);
+      }
+      assertNull(records.get(names.size() - 1));
+      assertNull(records.get(names.size() - 2));
+      long live;
+      try (Stream<String> listed = single.list()) {
+        live = listed.count();
+      }
+      assertEquals(live, records.stream().filter(r -> r != null).count());
+      // One read per bucket to load it, then runs of records: far fewer than one per name.
+      assertTrue(counting.reads("index") <= 3L * buckets, counting.reads("index") + " index reads for "
+          + names.size() + " names in " + buckets + " buckets");
+    }
+  }
+}

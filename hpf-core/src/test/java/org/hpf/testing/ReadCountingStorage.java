@@ -1,0 +1,56 @@
+package org.hpf.testing;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hpf.io.ArchiveInput;
+import org.hpf.io.ArchiveStorage;
+import org.hpf.io.ForwardingStorage;
+
+/**
+ * A storage that counts the positioned reads of the files it opens, by kind of file: the name up
+ * to its first '-' ("index", "part", "names", ...).
+ */
+public final class ReadCountingStorage extends ForwardingStorage {
+  private final Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
+
+  public ReadCountingStorage(ArchiveStorage delegate) {
+    super(delegate);
+  }
+
+  /** Reads of files of this kind so far. */
+  public long reads(String kind) {
+    AtomicLong count = reads.get(kind);
+    return count == null ? 0 : count.get();
+  }
+
+  @Override
+  public ArchiveInput open(String name) throws IOException {
+    ArchiveInput in = super.open(name);
+    AtomicLong count = reads.computeIfAbsent(name.replaceAll("-.*", ""), k -> new AtomicLong());
+    return new ArchiveInput() {
+      @Override
+      public String name() {
+        return in.name();
+      }
+
+      @Override
+      public long length() {
+        return in.length();
+      }
+
+      @Override
+      public void readFully(long position, byte[] buffer, int offset, int length)
+          throws IOException {
+        count.incrementAndGet();
+        in.readFully(position, buffer, offset, length);
+      }
+
+      @Override
+      public void close() throws IOException {
+        in.close();
+      }
+    };
+  }
+}
