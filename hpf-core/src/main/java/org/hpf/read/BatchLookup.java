@@ -68,11 +68,12 @@ final class BatchLookup {
         for (List<Map.Entry<Long, List<Integer>>> run : runs(e.getValue())) {
           long first = run.get(0).getKey();
           long last = run.get(run.size() - 1).getKey();
-          IndexRecord[] records = run.size() >= DENSE
-              ? bucket.records(first, (int) (last - first + 1)) : null;
+          byte[] span = run.size() >= DENSE
+              ? bucket.readRecords(first, (int) (last - first + 1)) : null;
           for (Map.Entry<Long, List<Integer>> slot : run) {
-            IndexRecord record = records != null ? records[(int) (slot.getKey() - first)]
-                : bucket.records(slot.getKey(), 1)[0];
+            long s = slot.getKey();
+            IndexRecord record = span != null ? bucket.record(s, span, first)
+                : bucket.record(s, bucket.readRecords(s, 1), s);
             for (int i : slot.getValue()) {
               if (record.hash().equals(hashes.get(i))) {
                 found[i] = record.isTombstone() ? null : record;

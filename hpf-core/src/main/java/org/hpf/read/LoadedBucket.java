@@ -103,7 +103,7 @@ final class LoadedBucket implements java.io.Closeable {
     if (cached != null) {
       return cached.hash().equals(hash) ? cached : null;
     }
-    IndexRecord record = records(slot, 1)[0];
+    IndexRecord record = record(slot, readRecords(slot, 1), slot);
     if (!record.hash().equals(hash)) {
       return null;
     }
@@ -111,21 +111,24 @@ final class LoadedBucket implements java.io.Closeable {
     return record;
   }
 
-  /** The {@code count} records from {@code slot} on, each checked: one read. */
-  IndexRecord[] records(long slot, int count) throws IOException {
-    long at = recordsOffset + slot * IndexRecord.SIZE;
+  /** The bytes of the {@code count} records from {@code slot} on: one read. */
+  byte[] readRecords(long slot, int count) throws IOException {
     byte[] bytes = new byte[count * IndexRecord.SIZE];
     try {
-      index.readFully(at, bytes, 0, bytes.length);
+      index.readFully(recordsOffset + slot * IndexRecord.SIZE, bytes, 0, bytes.length);
     } catch (EOFException e) {
       throw new CorruptArchiveException(file, "index file is truncated", e);
     }
-    IndexRecord[] records = new IndexRecord[count];
-    for (int i = 0; i < count; i++) {
-      records[i] = IndexRecord.read(bytes, i * IndexRecord.SIZE, file,
-          at + (long) i * IndexRecord.SIZE);
-    }
-    return records;
+    return bytes;
+  }
+
+  /**
+   * Record {@code slot}, checked, from {@code bytes} read from slot {@code first} on: only the
+   * records asked for are checked, so a damaged neighbour fails only the lookups that need it.
+   */
+  IndexRecord record(long slot, byte[] bytes, long first) throws CorruptArchiveException {
+    int offset = (int) (slot - first) * IndexRecord.SIZE;
+    return IndexRecord.read(bytes, offset, file, recordsOffset + slot * IndexRecord.SIZE);
   }
 
   long functionBits() {

@@ -85,4 +85,54 @@ class BatchLookupTest {
           + names.size() + " names in " + buckets + " buckets");
     }
   }
+
+  @Test
+  void aDamagedRecordFailsOnlyTheLookupsThatNeedIt() throws IOException {
+    TreeMap<String, byte[]> files = RandomFiles.write(tmp.resolve("src"), "d", 500, 50, 21);
+    Configuration conf = new Configuration();
+    Path archive = new Path(tmp.resolve("d.hpf").toUri());
+    ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
+        WriterOptions.builder().threads(1).build());
+    List<String> names = new ArrayList<>(files.keySet());
+    String victim = names.get(250);
+    List<IndexRecord> before;
+    java.nio.file.Path index;
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      before = reader.recordsOfHashes(names);
+      index = tmp.resolve("d.hpf").resolve(reader.directory().buckets().get(0).indexFile());
+    }
+    // Flip a bit of the victim's offset field: its hash still leads to it, its checksum fails.
+    byte[] bytes = java.nio.file.Files.readAllBytes(index);
+    byte[] hash = before.get(250).hash().toBytes();
+    int at = indexOf(bytes, hash);
+    assertTrue(at > 0, "the victim's record is in the index file");
+    bytes[at + 20] ^= 0x01;
+    java.nio.file.Files.write(index, bytes);
+
+    List<String> others = new ArrayList<>(names);
+    others.remove(victim);
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      List<IndexRecord> records = reader.recordsOfHashes(others);
+      for (int i = 0; i < others.size(); i++) {
+        assertEquals(before.get(names.indexOf(others.get(i))), records.get(i), others.get(i));
+      }
+      org.junit.jupiter.api.Assertions.assertThrows(org.hpf.CorruptArchiveException.class,
+          () -> reader.recordsOfHashes(names));
+      org.junit.jupiter.api.Assertions.assertThrows(org.hpf.CorruptArchiveException.class,
+          () -> reader.recordsOfHashes(List.of(victim)));
+    }
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
 }
