@@ -21,7 +21,7 @@ import org.hpf.read.HpfReader;
 
 /**
  * Writes members to their files with several threads. Members are taken in batches; each batch
- * is looked up in the index (in parallel), sorted by where the entries lie in the parts and
+ * is looked up in the index together, sorted by where the entries lie in the parts and
  * written in that order, so the parts are read front to back rather than in name order. The
  * first failure stops the work: members not started are not written, and it is thrown.
  */
@@ -44,7 +44,6 @@ final class ParallelExtraction implements AutoCloseable {
   private final ExtractDestination destination;
   private final Progress progress;
   private final ExecutorService pool;
-  private final int threads;
   private final List<NameEntry> entries = new ArrayList<>(BATCH);
 
   ParallelExtraction(HpfReader reader, Targets targets, ExtractDestination destination,
@@ -53,7 +52,6 @@ final class ParallelExtraction implements AutoCloseable {
     this.targets = targets;
     this.destination = destination;
     this.progress = progress;
-    this.threads = threads;
     this.pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "hpf-extract");
       thread.setDaemon(true);
@@ -93,29 +91,24 @@ final class ParallelExtraction implements AutoCloseable {
     runAll(writes);
   }
 
-  /** The records of the queued members, looked up by the pool's threads in slices. */
+  /**
+   * The records of the queued members, looked up together (records close in a bucket are read
+   * in one run); they stay in the reader's record cache for the gets that follow.
+   */
   private List<Member> lookUp() throws IOException {
-    int n = entries.size();
-    Member[] members = new Member[n];
-    List<Callable<Void>> slices = new ArrayList<>();
-    int slice = Math.max(1, (n + threads - 1) / threads);
-    for (int from = 0; from < n; from += slice) {
-      int start = from;
-      int end = Math.min(n, from + slice);
-      slices.add(() -> {
-        for (int i = start; i < end; i++) {
-          String name = entries.get(i).name();
-          IndexRecord record = reader.recordOfHash(name);
-          if (record == null) {
-            throw new FileNotInArchiveException(reader.location(), name);
-          }
-          members[i] = new Member(entries.get(i), record);
-        }
-        return null;
-      });
+    List<String> names = new ArrayList<>(entries.size());
+    for (NameEntry entry : entries) {
+      names.add(entry.name());
     }
-    runAll(slices);
-    return new ArrayList<>(List.of(members));
+    List<IndexRecord> records = reader.recordsOfHashes(names);
+    List<Member> members = new ArrayList<>(entries.size());
+    for (int i = 0; i < entries.size(); i++) {
+      if (records.get(i) == null) {
+        throw new FileNotInArchiveException(reader.location(), names.get(i));
+      }
+      members.add(new Member(entries.get(i), records.get(i)));
+    }
+    return members;
   }
 
   /**

@@ -104,14 +104,9 @@ final class ArchiveListing {
     }
   }
 
-  /**
-   * A file status with the locations of the member's bytes; {@code member} is known to be a
-   * member (listed, or checked), so its record is found by its hash alone: one index read, no
-   * read of its entry.
-   */
-  LocatedFileStatus located(ArchiveCache.OpenArchive archive, FileStatus file, String member)
-      throws IOException {
-    IndexRecord record = archive.reader.recordOfHash(member);
+  /** A file status with the locations of the member's bytes, which {@code record} locates. */
+  LocatedFileStatus located(ArchiveCache.OpenArchive archive, FileStatus file, String member,
+      IndexRecord record) throws IOException {
     return new LocatedFileStatus(file, blockLocations(archive, member, record, 0,
         file.getLen()));
   }

@@ -238,11 +238,12 @@ public class HpfFileSystem extends FileSystem {
     return onArchive(location, true, lease -> {
       String member = location.member();
       HpfReader reader = lease.reader();
-      if (!member.isEmpty() && reader.record(member) != null) {
+      IndexRecord record = member.isEmpty() ? null : reader.record(member);
+      if (record != null) {
         MemberStatus stat = reader.stat(member);
         FileStatus status = listing.file(lease.archive(), member, stat.length(),
             stat.mtimeMillis());
-        T single = file.apply(listing.located(lease.archive(), status, member));
+        T single = file.apply(listing.located(lease.archive(), status, member, record));
         lease.close(); // the single status does not need the archive
         return new SingleIterator<>(single);
       }
@@ -421,7 +422,6 @@ public class HpfFileSystem extends FileSystem {
       return result;
     }
   }
-
 
   // ---- every mutating operation: read-only ----
 

@@ -24,6 +24,8 @@ import org.hpf.hdfs.HdfsLeases;
 public final class HadoopStorage implements ArchiveStorage {
   private final FileSystem fs;
   private final Path root;
+  /** The root as text, made once: every get passes it along for its messages. */
+  private final String location;
   /** Asked of the file system when a file is first created: a reader never needs it. */
   private final Supplier<Short> replication;
 
@@ -34,6 +36,7 @@ public final class HadoopStorage implements ArchiveStorage {
     // hpf checksums every file itself: the local file system's .crc side files add nothing.
     this.fs = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     this.root = fs.makeQualified(root);
+    this.location = this.root.toString();
     // On HDFS the default is a NameNode call (getServerDefaults), which a reader does not need.
     this.replication = replication > 0 ? () -> replication
         : Suppliers.memoize(() -> this.fs.getDefaultReplication(this.root));
@@ -58,7 +61,7 @@ public final class HadoopStorage implements ArchiveStorage {
 
   @Override
   public String location() {
-    return root.toString();
+    return location;
   }
 
   @Override

@@ -76,6 +76,7 @@ final class BatchLookup {
                 : bucket.record(s, bucket.readRecords(s, 1), s);
             for (int i : slot.getValue()) {
               if (record.hash().equals(hashes.get(i))) {
+                bucket.remember(s, record);
                 found[i] = record.isTombstone() ? null : record;
               } else {
                 next.add(i); // the slot holds another name: not in this layer

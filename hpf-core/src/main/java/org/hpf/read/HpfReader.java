@@ -359,7 +359,8 @@ public final class HpfReader implements AutoCloseable {
    * {@link #recordOfHash} of many names at once, in their order (null where a name has no
    * record), for listings: slots of one bucket that lie close together are read with one read
    * of the records between them, so a listing of much of an archive costs a read per run of up
-   * to 64 KB of records rather than one per name.
+   * to 64 KB of records rather than one per name. The records found go to the record cache, as
+   * a single lookup's do.
    */
   public List<IndexRecord> recordsOfHashes(List<String> names) throws IOException {
     List<NameHash> hashes = new ArrayList<>(names.size());

@@ -50,15 +50,6 @@ final class LoadOnce<K, V extends Closeable> {
     }
   }
 
-  boolean isLoaded(K key) {
-    FutureTask<V> task = values.get(key);
-    return task != null && task.isDone();
-  }
-
-  int loadedCount() {
-    return (int) values.values().stream().filter(t -> loaded(t) != null).count();
-  }
-
   /** Closes every value loaded, forgets them all; the last failure to close is thrown. */
   void closeAll() throws IOException {
     IOException failure = null;

@@ -107,8 +107,13 @@ final class LoadedBucket implements java.io.Closeable {
     if (!record.hash().equals(hash)) {
       return null;
     }
-    cache.put(cacheKey, slot, record);
+    remember(slot, record);
     return record;
+  }
+
+  /** Keeps a record a lookup found in the reader's record cache (when it has one). */
+  void remember(long slot, IndexRecord record) {
+    cache.put(cacheKey, slot, record);
   }
 
   /** The bytes of the {@code count} records from {@code slot} on: one read. */

@@ -123,10 +123,6 @@ final class PartFiles implements AutoCloseable {
     }
   }
 
-  int openCount() {
-    return open.loadedCount();
-  }
-
   @Override
   public void close() throws IOException {
     open.closeAll();

@@ -44,10 +44,6 @@ final class RecordCache {
     return new RecordCache(records, bytes);
   }
 
-  boolean enabled() {
-    return records != null;
-  }
-
   /** A number for a newly loaded bucket; with a slot it makes the key of a record. */
   long newBucketKey() {
     return (long) buckets.incrementAndGet() << 32;
