@@ -204,7 +204,7 @@ public final class BenchRun {
     } catch (java.net.URISyntaxException | RuntimeException e) {
       env.put("harTool", "unknown");
     }
-    env.put("hpfFormatVersion", FileHeader.VERSION);
+    env.put("hpfFormatVersion", FileHeader.FORMAT_VERSION);
     try {
       env.put("loadAverage", java.lang.management.ManagementFactory
           .getOperatingSystemMXBean().getSystemLoadAverage());

@@ -115,7 +115,7 @@ public final class HpfCommand implements Callable<Integer> {
       }
       return new String[] {
           "hpf " + properties.getProperty("version", "(unknown version)")
-              + " (archive format version " + FileHeader.VERSION + ")",
+              + " (archive format version " + FileHeader.FORMAT_VERSION + ")",
           "Hadoop " + VersionInfo.getVersion() + ", Java " + Runtime.version()
       };
     }

@@ -13,16 +13,18 @@ import org.hpf.CorruptArchiveException;
 public final class FileHeader {
   public static final int MAGIC = 0x4850461A;
   public static final int SIZE = 24;
-  public static final int VERSION = 1;
+  /** The archive format version this code writes (each file kind has its own, at most this). */
+  public static final int FORMAT_VERSION = 2;
   public static final int MIN_SUPPORTED_VERSION = 1;
-  public static final int MAX_SUPPORTED_VERSION = 1;
+  /** Offset of the version byte in the header. */
+  static final int VERSION_OFFSET = 5;
 
   private FileHeader() {}
 
   public static void write(DataOutput out, FileKind kind, ArchiveId id) throws IOException {
     out.writeInt(MAGIC);
     out.writeByte(kind.code());
-    out.writeByte(VERSION);
+    out.writeByte(kind.version());
     out.writeShort(0);
     out.writeLong(id.high());
     out.writeLong(id.low());
@@ -30,7 +32,7 @@ public final class FileHeader {
 
   public static byte[] bytes(FileKind kind, ArchiveId id) {
     ByteBuffer buf = ByteBuffer.allocate(SIZE);
-    buf.putInt(MAGIC).put((byte) kind.code()).put((byte) VERSION).putShort((short) 0);
+    buf.putInt(MAGIC).put((byte) kind.code()).put((byte) kind.version()).putShort((short) 0);
     buf.putLong(id.high()).putLong(id.low());
     return buf.array();
   }
@@ -60,9 +62,8 @@ public final class FileHeader {
           + (kind == null ? "unknown kind " + kindCode : kind));
     }
     int version = buf.get() & 0xFF;
-    if (version < MIN_SUPPORTED_VERSION || version > MAX_SUPPORTED_VERSION) {
-      throw new ArchiveVersionException(file, version, MIN_SUPPORTED_VERSION,
-          MAX_SUPPORTED_VERSION);
+    if (version < MIN_SUPPORTED_VERSION || version > expected.version()) {
+      throw new ArchiveVersionException(file, version, MIN_SUPPORTED_VERSION, expected.version());
     }
     int reserved = buf.getShort();
     if (reserved != 0) {
@@ -74,5 +75,10 @@ public final class FileHeader {
           "belongs to another archive: id " + id + ", expected " + expectedId);
     }
     return id;
+  }
+
+  /** The version of the file whose header starts at {@code headerStart} (already checked). */
+  public static int version(ByteBuffer buf, int headerStart) {
+    return buf.get(headerStart + VERSION_OFFSET) & 0xFF;
   }
 }

@@ -1,22 +1,32 @@
 package org.hpf.format;
 
-/** The kinds of file an archive holds; the code is byte 4 of every file header. */
+/**
+ * The kinds of file an archive holds; the code is byte 4 of every file header. Each kind has its
+ * own version (byte 5): the newest this code writes, and reads along with every older one.
+ */
 public enum FileKind {
-  MANIFEST(1),
-  DIRECTORY(2),
-  INDEX(3),
-  PART(4),
-  NAMES(5),
-  JOURNAL(6);
+  MANIFEST(1, 2),
+  DIRECTORY(2, 1),
+  INDEX(3, 2),
+  PART(4, 1),
+  NAMES(5, 1),
+  JOURNAL(6, 2);
 
   private final int code;
+  private final int version;
 
-  FileKind(int code) {
+  FileKind(int code, int version) {
     this.code = code;
+    this.version = version;
   }
 
   public int code() {
     return code;
+  }
+
+  /** The version this code writes files of this kind in: the newest it reads. */
+  public int version() {
+    return version;
   }
 
   /** The kind with this code, or null. */

@@ -6,10 +6,24 @@ import org.hpf.CorruptArchiveException;
 /**
  * The fixed part of an index file after the common header (docs/FORMAT.md, "Index"):
  * {@code RecordCount, LocalDepth, Prefix, RecordSize, FunctionCodec, FunctionLength}.
+ *
+ * @param version the index file's version (from its common header), which fixes the
+ *     {@link RecordLayout}
  */
 public record IndexHeader(int recordCount, int localDepth, int prefix, int functionCodec,
-    int functionLength) {
+    int functionLength, int version) {
   public static final int SIZE = 15;
+
+  /** A header of the version this code writes. */
+  public IndexHeader(int recordCount, int localDepth, int prefix, int functionCodec,
+      int functionLength) {
+    this(recordCount, localDepth, prefix, functionCodec, functionLength,
+        FileKind.INDEX.version());
+  }
+
+  public RecordLayout layout() {
+    return RecordLayout.of(version);
+  }
 
   /** Offset of record 0 in the index file. */
   public long recordsOffset() {
@@ -18,7 +32,7 @@ public record IndexHeader(int recordCount, int localDepth, int prefix, int funct
 
   /** Length of the whole index file. */
   public long fileLength() {
-    return recordsOffset() + (long) recordCount * IndexRecord.SIZE + FileFooter.SIZE;
+    return recordsOffset() + layout().sectionLength(recordCount) + FileFooter.SIZE;
   }
 
   public void writeTo(ByteBuffer buf) {
@@ -26,7 +40,9 @@ public record IndexHeader(int recordCount, int localDepth, int prefix, int funct
         .put((byte) functionCodec).putInt(functionLength);
   }
 
-  public static IndexHeader read(ByteBuffer buf, String file) throws CorruptArchiveException {
+  /** Reads the header of an index file of {@code version}. */
+  public static IndexHeader read(ByteBuffer buf, String file, int version)
+      throws CorruptArchiveException {
     int at = buf.position();
     int count = buf.getInt();
     int depth = buf.get() & 0xFF;
@@ -42,6 +58,6 @@ public record IndexHeader(int recordCount, int localDepth, int prefix, int funct
       throw new CorruptArchiveException(file, at, "impossible index header: count " + count
           + ", depth " + depth + ", function length " + functionLength);
     }
-    return new IndexHeader(count, depth, prefix, codec, functionLength);
+    return new IndexHeader(count, depth, prefix, codec, functionLength, version);
   }
 }

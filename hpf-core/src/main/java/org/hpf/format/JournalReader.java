@@ -54,7 +54,7 @@ public final class JournalReader {
     try {
       ByteBuffer head = ByteBuffer.wrap(in.readFully(0, PREAMBLE));
       FileHeader.check(head, file, FileKind.JOURNAL, null);
-      JournalHeader.read(head, file);
+      JournalHeader.read(head, file, FileHeader.version(head, 0));
       return false;
     } catch (org.hpf.HpfException e) {
       return zerosOnly(in, PREAMBLE, length);
@@ -75,7 +75,7 @@ public final class JournalReader {
     }
     ByteBuffer head = ByteBuffer.wrap(in.readFully(0, preamble));
     ArchiveId archiveId = FileHeader.check(head, file, FileKind.JOURNAL, id);
-    JournalHeader header = JournalHeader.read(head, file);
+    JournalHeader header = JournalHeader.read(head, file, FileHeader.version(head, 0));
     long[] count = {0};
     SequentialInput input = new SequentialInput(in, preamble, length, 1 << 16);
     long at = preamble;

@@ -19,8 +19,11 @@ import org.hpf.io.ArchiveOutput;
 public final class JournalWriter implements AutoCloseable {
   private final ArchiveOutput file;
 
+  private final JournalHeader header;
+
   public JournalWriter(ArchiveOutput file, ArchiveId id, JournalHeader header)
       throws IOException {
+    this.header = header;
     this.file = file;
     file.stream().write(FileHeader.bytes(FileKind.JOURNAL, id));
     file.stream().write(header.toBytes());
@@ -59,5 +62,9 @@ public final class JournalWriter implements AutoCloseable {
   public synchronized void close() throws IOException {
     file.sync(); // a closed journal may be renamed into place (a job task's commit)
     file.close();
+  }
+
+  public JournalHeader header() {
+    return header;
   }
 }

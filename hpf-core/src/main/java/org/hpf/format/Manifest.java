@@ -113,7 +113,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       long generation = buf.getLong();
       long commitTime = buf.getLong();
       int hashAlgorithm = buf.get() & 0xFF;
-      if (hashAlgorithm != NameHasher.MURMUR3_128_ID) {
+      if (!NameHasher.isKnown(hashAlgorithm)) {
         throw new CorruptArchiveException(file, buf.position() - 1,
             "unknown hash algorithm " + hashAlgorithm);
       }

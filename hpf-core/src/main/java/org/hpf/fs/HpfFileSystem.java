@@ -189,7 +189,7 @@ public class HpfFileSystem extends FileSystem {
       lease.close();
       return MemberInputStream.inMemory(description, bytes, () -> {});
     }
-    MemberStatus status = reader.stat(member); // checks the entry header against the record
+    MemberStatus status = reader.checkedStat(member); // the entry header against the record
     ArchiveInput part = reader.partInput(record);
     long start = record.offset() + EntryHeader.size(MemberNames.utf8(member).length);
     return MemberInputStream.inPlace(description, part, record.offset(), start,

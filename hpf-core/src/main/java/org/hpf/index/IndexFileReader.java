@@ -13,6 +13,7 @@ import org.hpf.format.FileHeader;
 import org.hpf.format.FileKind;
 import org.hpf.format.IndexHeader;
 import org.hpf.format.IndexRecord;
+import org.hpf.format.RecordLayout;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveStorage;
 
@@ -50,15 +51,18 @@ public final class IndexFileReader {
     ByteBuffer buf = ByteBuffer.wrap(bytes);
     FileHeader.check(buf, file, FileKind.INDEX, id);
     FileFooter.check(bytes, file);
-    IndexHeader header = IndexHeader.read(buf, file);
+    IndexHeader header = IndexHeader.read(buf, file, FileHeader.version(buf, 0));
     if (header.recordCount() != ref.recordCount() || header.fileLength() != bytes.length) {
       throw new CorruptArchiveException(file, FileHeader.SIZE, "index header " + header
           + " disagrees with the directory's " + ref);
     }
     List<IndexRecord> records = new ArrayList<>(header.recordCount());
-    long at = header.recordsOffset();
-    for (int i = 0; i < header.recordCount(); i++, at += IndexRecord.SIZE) {
-      records.add(IndexRecord.read(bytes, (int) at, file, at));
+    int start = (int) header.recordsOffset();
+    RecordLayout.Span span = new RecordLayout.Span(header.layout(),
+        java.util.Arrays.copyOfRange(bytes, start, bytes.length), 0, header.recordCount(), file,
+        start);
+    for (int i = 0; i < header.recordCount(); i++) {
+      records.add(span.record(i));
     }
     return records;
   }

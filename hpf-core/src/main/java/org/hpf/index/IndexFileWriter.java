@@ -79,12 +79,11 @@ public final class IndexFileWriter {
       byte[] section = ByteBuffer.allocate(IndexHeader.SIZE + functionBytes.length)
           .put(head.array()).put(functionBytes).array();
       out.data().writeInt(Checksums.crc32c(section, 0, section.length));
-      ByteBuffer record = ByteBuffer.allocate(IndexRecord.SIZE);
+      List<IndexRecord> inSlotOrder = new ArrayList<>(order.size());
       for (int i : order) {
-        record.clear();
-        records.get(i).writeTo(record);
-        out.write(record.array());
+        inSlotOrder.add(records.get(i));
       }
+      header.layout().write(inSlotOrder, out.data());
       out.writeFooter();
       out.flush();
       file.sync();

@@ -23,11 +23,11 @@ import org.hpf.io.ArchiveStorage;
 public final class RecordStreams {
   private RecordStreams() {}
 
-  /** Decodes sorted 40-byte records (each checked against its own checksum). */
+  /** Decodes sorted records in the writer's scratch form (each checked against its checksum). */
   public static PeekingIterator<IndexRecord> decode(Iterator<byte[]> sorted, String source) {
     return Iterators.peekingIterator(Iterators.transform(sorted, bytes -> {
       try {
-        return IndexRecord.read(bytes, 0, source, 0);
+        return IndexRecord.fromScratchBytes(bytes, source);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -222,9 +222,22 @@ public final class ArchiveVerifier {
     }
   }
 
-  /** Reads one member whole; returns what is wrong with it, or null. */
+  /**
+   * Reads one member whole, and its status from the index and from its entry; returns what is
+   * wrong with it, or null.
+   */
   private String checkMember(NameEntry entry) {
     try {
+      MemberStatus fromEntry = reader.checkedStat(entry.name());
+      MemberStatus fromIndex = reader.stat(entry.name());
+      if (!fromIndex.equals(fromEntry)) {
+        return "'" + entry.name() + "': the index says " + fromIndex + ", its entry "
+            + fromEntry;
+      }
+      if (fromEntry.mtimeMillis() != entry.mtimeMillis()) {
+        return "'" + entry.name() + "' was modified at " + fromEntry.mtimeMillis()
+            + ", the names file says " + entry.mtimeMillis();
+      }
       long length;
       try (java.io.InputStream in = reader.open(entry.name())) {
         length = in.transferTo(java.io.OutputStream.nullOutputStream());

@@ -9,6 +9,7 @@ import org.hpf.format.DirectoryFile;
 import org.hpf.format.DirectoryFile.BucketRef;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.NameHash;
+import org.hpf.format.RecordLayout;
 
 /**
  * The index records of many names at once, for listings: the names' slots are found by the
@@ -68,12 +69,10 @@ final class BatchLookup {
         for (List<Map.Entry<Long, List<Integer>>> run : runs(e.getValue())) {
           long first = run.get(0).getKey();
           long last = run.get(run.size() - 1).getKey();
-          byte[] span = run.size() >= DENSE
-              ? bucket.readRecords(first, (int) (last - first + 1)) : null;
+          RecordLayout.Span span = run.size() >= DENSE ? bucket.readRecords(first, last) : null;
           for (Map.Entry<Long, List<Integer>> slot : run) {
             long s = slot.getKey();
-            IndexRecord record = span != null ? bucket.record(s, span, first)
-                : bucket.record(s, bucket.readRecords(s, 1), s);
+            IndexRecord record = (span != null ? span : bucket.readRecords(s, s)).record(s);
             for (int i : slot.getValue()) {
               if (record.hash().equals(hashes.get(i))) {
                 bucket.remember(s, record);

@@ -38,6 +38,7 @@ import org.hpf.format.MemberNames;
 import org.hpf.format.NameEntry;
 import org.hpf.format.NamesMerge;
 import org.hpf.format.NameHash;
+import org.hpf.format.NameHasher;
 import org.hpf.format.NamesFileReader;
 import org.hpf.format.SealedFile;
 import org.hpf.hdfs.HdfsIntegration;
@@ -62,6 +63,8 @@ public final class HpfReader implements AutoCloseable {
   /** Loaded buckets by layer and bucket number: different buckets load in parallel. */
   private final LoadOnce<Long, LoadedBucket> buckets = new LoadOnce<>();
   private final RecordCache recordCache;
+  /** The archive's hash algorithm (or a test's hasher). */
+  private final NameHasher hasher;
 
   /** A record and the index file it came from (for messages). */
   private record Found(IndexRecord record, String indexFile) {}
@@ -74,6 +77,8 @@ public final class HpfReader implements AutoCloseable {
     this.layers = List.copyOf(layers);
     this.parts = new PartFiles(storage, this::openGenerationFile, manifest);
     this.recordCache = RecordCache.ofBytes(options.recordCacheBytes());
+    this.hasher = options.hasher() != null ? options.hasher()
+        : NameHasher.forAlgorithm(manifest.hashAlgorithm());
   }
 
   public static HpfReader open(Configuration conf, Path archive) throws IOException {
@@ -237,9 +242,32 @@ public final class HpfReader implements AutoCloseable {
     return record(name) != null;
   }
 
-  /** Length, stored length, modification time and codec of a member. */
+  /**
+   * Length, stored length, modification time and codec of a member: from its index record alone
+   * when the archive's hash cannot be collided on purpose and the record carries the time (index
+   * files of version 2), else from its entry's header (one more positioned read).
+   */
   public MemberStatus stat(String name) throws IOException {
     Found found = locate(name);
+    IndexRecord record = found.record;
+    if (answersFromIndex(record)) {
+      long stored = record.entryLength() - EntryHeader.TRAILER_SIZE
+          - EntryHeader.size(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+      return new MemberStatus(name, record.originalLength(), stored, record.mtimeMillis(),
+          record.codec(), record.part(), record.offset());
+    }
+    return statOfEntry(name, found);
+  }
+
+  /**
+   * As {@link #stat}, always from the entry's header, which is read (one positioned read) and
+   * checked against the record and the name: for callers about to read the entry in place.
+   */
+  public MemberStatus checkedStat(String name) throws IOException {
+    return statOfEntry(name, locate(name));
+  }
+
+  private MemberStatus statOfEntry(String name, Found found) throws IOException {
     IndexRecord record = found.record;
     EntryHeader header;
     try {
@@ -257,7 +285,7 @@ public final class HpfReader implements AutoCloseable {
    * simply not a member (the index keys on the hash alone); otherwise the archive is corrupt.
    */
   private IOException notAMemberOr(EntryReader.OtherName e, String name) {
-    if (options.hasher().hash(e.stored).equals(options.hasher().hash(name))) {
+    if (hasher.hash(e.stored).equals(hasher.hash(name))) {
       return new FileNotInArchiveException(storage.location(), name);
     }
     return e;
@@ -324,13 +352,22 @@ public final class HpfReader implements AutoCloseable {
 
   /**
    * The member's index record, or null if the archive has no member of this name. The index
-   * keys on the 128-bit hash alone, so the name stored in the entry the hash leads to is read
-   * (one positioned read of its header) and compared: a name that shares a member's hash gets
-   * null.
+   * keys on the 128-bit hash alone: where names with equal hashes can be made (hash algorithm
+   * 1), the name stored in the entry the hash leads to is read (one positioned read of its
+   * header) and compared, so a name that shares a member's hash gets null; with hash algorithm
+   * 2 the record is the answer.
    */
   public IndexRecord record(String name) throws IOException {
     IndexRecord record = recordOfHash(name);
-    return record != null && entryName(record).equals(name) ? record : null;
+    if (record == null || hasher.collisionResistant()) {
+      return record;
+    }
+    return entryName(record).equals(name) ? record : null;
+  }
+
+  /** True if the record alone describes its member (see {@link #stat}). */
+  private boolean answersFromIndex(IndexRecord record) {
+    return hasher.collisionResistant() && record.hasMtime();
   }
 
   /**
@@ -365,7 +402,7 @@ public final class HpfReader implements AutoCloseable {
   public List<IndexRecord> recordsOfHashes(List<String> names) throws IOException {
     List<NameHash> hashes = new ArrayList<>(names.size());
     for (String name : names) {
-      hashes.add(isMemberName(name) ? options.hasher().hash(name) : null);
+      hashes.add(isMemberName(name) ? hasher.hash(name) : null);
     }
     return Arrays.asList(BatchLookup.lookUp(hashes, layers, this::bucket));
   }
@@ -417,7 +454,7 @@ public final class HpfReader implements AutoCloseable {
     if (!isMemberName(name)) {
       return null;
     }
-    NameHash hash = options.hasher().hash(name);
+    NameHash hash = hasher.hash(name);
     for (int layer = layers.size() - 1; layer >= 0; layer--) {
       DirectoryFile directory = layers.get(layer);
       int b = directory.slots()[DirectoryFile.slotOf(hash, directory.globalDepth())];

@@ -12,28 +12,34 @@ import org.hpf.format.FileKind;
 import org.hpf.format.IndexHeader;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.NameHash;
+import org.hpf.format.RecordLayout;
 import org.hpf.index.BucketFunction;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveStorage;
 
 /**
  * A bucket whose function is in memory and whose index file is open: a lookup is one function
- * evaluation and one positioned read of 40 bytes.
+ * evaluation and one positioned read of the record (with the group of records its checksum
+ * covers, in index files of version 2).
  */
 final class LoadedBucket implements java.io.Closeable {
   private final ArchiveInput index;
   private final String file;
   private final BucketFunction function;
   private final long recordsOffset;
+  private final RecordLayout layout;
+  private final long recordCount;
   private final RecordCache cache;
   private final long cacheKey;
 
   private LoadedBucket(ArchiveInput index, String file, BucketFunction function,
-      long recordsOffset, RecordCache cache) {
+      IndexHeader header, RecordCache cache) {
     this.index = index;
     this.file = file;
     this.function = function;
-    this.recordsOffset = recordsOffset;
+    this.recordsOffset = header.recordsOffset();
+    this.layout = header.layout();
+    this.recordCount = header.recordCount();
     this.cache = cache;
     this.cacheKey = cache.newBucketKey();
   }
@@ -53,7 +59,7 @@ final class LoadedBucket implements java.io.Closeable {
       byte[] head = index.readFully(0, sectionEnd);
       ByteBuffer buf = ByteBuffer.wrap(head);
       FileHeader.check(buf, file, FileKind.INDEX, id);
-      IndexHeader header = IndexHeader.read(buf, file);
+      IndexHeader header = IndexHeader.read(buf, file, FileHeader.version(buf, 0));
       int stored = buf.getInt(sectionEnd - 4);
       int computed = Checksums.crc32c(head, FileHeader.SIZE, sectionEnd - 4 - FileHeader.SIZE);
       if (stored != computed) {
@@ -69,7 +75,7 @@ final class LoadedBucket implements java.io.Closeable {
       }
       BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), head,
           FileHeader.SIZE + IndexHeader.SIZE, header.functionLength(), header.recordCount(), file);
-      return new LoadedBucket(index, file, function, header.recordsOffset(), cache);
+      return new LoadedBucket(index, file, function, header, cache);
     } catch (EOFException e) {
       index.close();
       throw new CorruptArchiveException(file, "index file is truncated", e);
@@ -97,13 +103,13 @@ final class LoadedBucket implements java.io.Closeable {
     }
   }
 
-  /** The record at {@code slot} if it is {@code hash}'s, else null: one 40-byte read. */
+  /** The record at {@code slot} if it is {@code hash}'s, else null: one read. */
   IndexRecord recordAt(long slot, NameHash hash) throws IOException {
     IndexRecord cached = cache.get(cacheKey, slot);
     if (cached != null) {
       return cached.hash().equals(hash) ? cached : null;
     }
-    IndexRecord record = record(slot, readRecords(slot, 1), slot);
+    IndexRecord record = readRecords(slot, slot).record(slot);
     if (!record.hash().equals(hash)) {
       return null;
     }
@@ -116,24 +122,20 @@ final class LoadedBucket implements java.io.Closeable {
     cache.put(cacheKey, slot, record);
   }
 
-  /** The bytes of the {@code count} records from {@code slot} on: one read. */
-  byte[] readRecords(long slot, int count) throws IOException {
-    byte[] bytes = new byte[count * IndexRecord.SIZE];
+  /**
+   * The records from slot {@code first} to slot {@code last} with what checks them: one read.
+   * Only the records asked of the span are checked, so a damaged neighbour fails only the
+   * lookups that need it.
+   */
+  RecordLayout.Span readRecords(long first, long last) throws IOException {
+    long start = layout.readStart(first);
+    byte[] bytes = new byte[(int) (layout.readEnd(last, recordCount) - start)];
     try {
-      index.readFully(recordsOffset + slot * IndexRecord.SIZE, bytes, 0, bytes.length);
+      index.readFully(recordsOffset + start, bytes, 0, bytes.length);
     } catch (EOFException e) {
       throw new CorruptArchiveException(file, "index file is truncated", e);
     }
-    return bytes;
-  }
-
-  /**
-   * Record {@code slot}, checked, from {@code bytes} read from slot {@code first} on: only the
-   * records asked for are checked, so a damaged neighbour fails only the lookups that need it.
-   */
-  IndexRecord record(long slot, byte[] bytes, long first) throws CorruptArchiveException {
-    int offset = (int) (slot - first) * IndexRecord.SIZE;
-    return IndexRecord.read(bytes, offset, file, recordsOffset + slot * IndexRecord.SIZE);
+    return new RecordLayout.Span(layout, bytes, first, recordCount, file, recordsOffset);
   }
 
   long functionBits() {

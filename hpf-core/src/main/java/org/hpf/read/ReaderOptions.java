@@ -5,6 +5,8 @@ import org.hpf.format.NameHasher;
 /**
  * How an archive is read.
  *
+ * @param hasher testing only: hash names with this instead of the archive's algorithm (null,
+ *     the default: the one its manifest names)
  * @param openAllFiles open every index and part file of the generation when the reader opens
  *     (one NameNode RPC each on HDFS), so that no get ever asks the NameNode; by default each
  *     file is opened by the first get that needs it
@@ -24,7 +26,7 @@ public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long record
   }
 
   public static ReaderOptions defaults() {
-    return new ReaderOptions(NameHasher.MURMUR3_128);
+    return new ReaderOptions(null);
   }
 
   public ReaderOptions withOpenAllFiles(boolean value) {

@@ -273,16 +273,18 @@ public final class ArchiveWriter implements AutoCloseable {
     if (addition == null) {
       additionStart = System.nanoTime();
       if (creating != null && manifest == null) {
-        GenerationCommit commit = new GenerationCommit(storage, creating.id, null,
+        int algorithm = options.newArchiveAlgorithm();
+        GenerationCommit commit = new GenerationCommit(storage, creating.id, null, algorithm,
             creating.capacity, creating.blockSize, creating.partSize, options);
         addition = new Addition(storage, creating.id, commit, options, creating.blockSize, 0,
-            new JournalHeader(JournalHeader.CREATE, false, 0, creating.capacity,
+            new JournalHeader(JournalHeader.CREATE, false, algorithm, 0, creating.capacity,
                 creating.blockSize, creating.partSize));
       } else {
         GenerationCommit commit = newCommit();
         addition = new Addition(storage, manifest.archiveId(), commit, options,
             manifest.blockSize(), nextPartId(storage, manifest),
-            new JournalHeader(JournalHeader.APPEND, true, manifest.generation(),
+            new JournalHeader(JournalHeader.APPEND, true, manifest.hashAlgorithm(),
+                manifest.generation(),
                 manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize()));
       }
       options.progress().phase("merging");
@@ -581,7 +583,7 @@ public final class ArchiveWriter implements AutoCloseable {
 
   private GenerationCommit newCommit() throws IOException {
     return new GenerationCommit(storage, manifest.archiveId(), manifest,
-        manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize(), options);
+        manifest.hashAlgorithm(), manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize(), options);
   }
 
   private ChangeResult finish(GenerationCommit.Result result, long added, long replacedCount,

@@ -74,8 +74,9 @@ final class Compactor {
             long newOffset = out.position();
             out.output().write(head);
             copy(entries, out, rest, in.name());
-            commit.move(current, new IndexRecord(current.hash(), out.id(), current.flags(),
-                newOffset, current.entryLength(), current.originalLength()));
+            // The copy's record carries the entry's time, which a version 1 record lacked.
+            commit.move(current,
+                current.movedTo(out.id(), newOffset).withMtime(header.mtimeMillis()));
             copied[0]++;
             copied[1] += current.entryLength();
           }

@@ -74,7 +74,7 @@ final class EntryEncoder {
           + (part.position() - offset) + " bytes, expected " + entryLength);
     }
     return new IndexRecord(hasher.hash(member.name()), part.id(), header.flags(), offset,
-        entryLength, header.originalLength());
+        entryLength, header.originalLength(), header.mtimeMillis());
   }
 
   private EntryHeader writeSmall(Member member, ChecksummedOutput out) throws IOException {

@@ -76,6 +76,7 @@ final class GenerationCommit implements AutoCloseable {
   private final long blockSize;
   private final long partSize;
   private final NameHasher hasher;
+  private final int hashAlgorithm;
   private final int threads;
   private final boolean checkNesting;
   private final ExternalSorter names;
@@ -93,11 +94,13 @@ final class GenerationCommit implements AutoCloseable {
 
   /**
    * @param base the committed generation to build on, or null for a create
+   * @param hashAlgorithm the archive's hash algorithm (the base's, or a new archive's)
    */
-  GenerationCommit(ArchiveStorage storage, ArchiveId id, Manifest base, int capacity,
-      long blockSize, long partSize, WriterOptions options) throws IOException {
+  GenerationCommit(ArchiveStorage storage, ArchiveId id, Manifest base, int hashAlgorithm,
+      int capacity, long blockSize, long partSize, WriterOptions options) throws IOException {
     this.storage = storage;
-    this.hasher = options.hasher();
+    this.hasher = options.hasher(hashAlgorithm);
+    this.hashAlgorithm = hashAlgorithm;
     this.threads = options.threads();
     this.checkNesting = options.checkNesting();
     this.id = id;
@@ -158,7 +161,8 @@ final class GenerationCommit implements AutoCloseable {
   void put(String name, IndexRecord record, long mtime, IndexRecord replaced, boolean countLive)
       throws IOException {
     spillName(NameEntry.OP_PRESENT, name, record.originalLength(), mtime);
-    records.add(record.toBytes());
+    // A journaled record's time is beside it, not in it.
+    records.add(record.withMtime(mtime).toScratchBytes());
     synchronized (this) {
       addsMembers = true;
       if (countLive) {
@@ -181,7 +185,7 @@ final class GenerationCommit implements AutoCloseable {
   /** Deletes a member whose current record is {@code existing}. */
   void delete(String name, IndexRecord existing) throws IOException {
     spillName(NameEntry.OP_DELETED, name, 0, 0);
-    records.add(IndexRecord.tombstone(hasher.hash(name)).toBytes());
+    records.add(IndexRecord.tombstone(hasher.hash(name)).toScratchBytes());
     synchronized (this) {
       remove(existing);
     }
@@ -192,7 +196,7 @@ final class GenerationCommit implements AutoCloseable {
    * copy's part counts its live entries itself (it is added with {@link #addPart(PartInfo)}).
    */
   void move(IndexRecord from, IndexRecord to) throws IOException {
-    records.add(to.toBytes());
+    records.add(to.toScratchBytes());
     synchronized (this) {
       live(from, -1);
       storedBytes += to.entryLength() - from.entryLength();
@@ -312,7 +316,7 @@ final class GenerationCommit implements AutoCloseable {
             new PartInfo(partId, stats.length, stats.liveEntries, stats.liveBytes)));
       }
       Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
-          NameHasher.MURMUR3_128_ID, fileCount, originalBytes, storedBytes, capacity, blockSize,
+          hashAlgorithm, fileCount, originalBytes, storedBytes, capacity, blockSize,
           partSize, layers, segments, partList);
       publish(storage, manifest);
       return layer == null ? new Result(manifest, null, 0, 0)

@@ -24,7 +24,8 @@ import org.hpf.io.ArchiveStorage;
 final class MergeLanes {
   /** One part being written, its unjournaled batch and its live counts. */
   private final class Lane {
-    final EntryEncoder encoder = new EntryEncoder(options.compression(), options.hasher());
+    final EntryEncoder encoder = new EntryEncoder(options.compression(),
+        options.hasher(journal.header().hashAlgorithm()));
     final List<JournalEntry> batch = new ArrayList<>();
     PartWriter part;
     long batchBytes;

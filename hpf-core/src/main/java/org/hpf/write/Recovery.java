@@ -222,7 +222,7 @@ public final class Recovery {
     int salvaged = 0;
     HpfReader reader = null;
     try (GenerationCommit commit = new GenerationCommit(storage, id, base,
-        base == null ? header.bucketCapacity() : base.bucketCapacity(), blockSize,
+        base == null ? header.hashAlgorithm() : base.hashAlgorithm(), base == null ? header.bucketCapacity() : base.bucketCapacity(), blockSize,
         base == null ? header.partSize() : base.partSize(), options)) {
       for (Map.Entry<Integer, PartCheck> e : parts.entrySet()) {
         PartCheck part = e.getValue();
@@ -297,8 +297,7 @@ public final class Recovery {
   }
 
   private static IndexRecord moveTo(IndexRecord record, int part) {
-    return new IndexRecord(record.hash(), part, record.flags(), record.offset(),
-        record.entryLength(), record.originalLength());
+    return record.movedTo(part, record.offset());
   }
 
   /** The journaled entry's header is in the part, checksummed and naming the entry. */

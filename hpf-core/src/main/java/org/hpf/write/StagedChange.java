@@ -87,7 +87,8 @@ public final class StagedChange implements AutoCloseable {
     WriterLock lock = WriterLock.acquire(storage, "staged create " + token);
     ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
     return start(conf, archive, storage, options, lock, new StagedPlan(token, id,
-        new JournalHeader(JournalHeader.CREATE, false, 0, capacity, blockSize,
+        new JournalHeader(JournalHeader.CREATE, false, options.newArchiveAlgorithm(), 0,
+            capacity, blockSize,
             options.partSize()), 0));
   }
 
@@ -112,7 +113,8 @@ public final class StagedChange implements AutoCloseable {
       }
       Manifest base = Manifest.read(storage, generation);
       return start(conf, archive, storage, options, lock, new StagedPlan(token, base.archiveId(),
-          new JournalHeader(JournalHeader.APPEND, false, generation, base.bucketCapacity(),
+          new JournalHeader(JournalHeader.APPEND, false, base.hashAlgorithm(), generation,
+              base.bucketCapacity(),
               base.blockSize(), base.partSize()), ArchiveWriter.nextPartId(storage, base)));
     } catch (IOException | RuntimeException | Error e) {
       lock.release();
@@ -201,7 +203,7 @@ public final class StagedChange implements AutoCloseable {
     Manifest base = newest == 0 ? null : Manifest.read(storage, newest);
     ExecutorService pool = WriterThreads.pool(options.threads());
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
-        header.bucketCapacity(), header.blockSize(), header.partSize(), options)) {
+        header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(), options)) {
       Set<Integer> adopted = new HashSet<>();
       for (Path journal : journals) {
         FileSystem fs = journal.getFileSystem(conf);

@@ -40,7 +40,8 @@ public record StagedPlan(String token, ArchiveId archiveId, JournalHeader header
     String[] halves = id.split(":");
     return new StagedPlan(token,
         new ArchiveId(Long.parseLong(halves[0]), Long.parseLong(halves[1])),
-        JournalHeader.read(ByteBuffer.wrap(Base64.getDecoder().decode(header)), HEADER),
+        JournalHeader.read(ByteBuffer.wrap(Base64.getDecoder().decode(header)), HEADER,
+            org.hpf.format.FileKind.JOURNAL.version()),
         conf.getInt(FIRST_PART, -1));
   }
 

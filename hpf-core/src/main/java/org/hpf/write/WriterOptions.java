@@ -113,8 +113,19 @@ public final class WriterOptions {
     return progress;
   }
 
+  /** The hasher a test set, or null: then each archive's own (see {@link #hasher(int)}). */
   public NameHasher hasher() {
     return hasher;
+  }
+
+  /** The hasher for names of an archive whose hash algorithm is {@code algorithm}. */
+  public NameHasher hasher(int algorithm) {
+    return hasher != null ? hasher : NameHasher.forAlgorithm(algorithm);
+  }
+
+  /** The hash algorithm of an archive created with these options. */
+  public int newArchiveAlgorithm() {
+    return hasher != null ? hasher.algorithm() : NameHasher.DEFAULT.algorithm();
   }
 
   /** A fixed archive id (tests); null = random. */
@@ -165,7 +176,7 @@ public final class WriterOptions {
     private int journalBatchFiles = 512;
     private long journalBatchBytes = 8L << 20;
     private ProgressListener progress = ProgressListener.NONE;
-    private NameHasher hasher = NameHasher.MURMUR3_128;
+    private NameHasher hasher;
     private ArchiveId archiveId;
     private int retainGenerations = 2;
     private boolean breakLock;
@@ -269,7 +280,10 @@ public final class WriterOptions {
       return this;
     }
 
-    /** Testing only: archives use MurmurHash3; readers must be given the same hasher. */
+    /**
+     * Testing only: hash names with {@code value} instead of the archive's algorithm; readers
+     * must be given the same hasher.
+     */
     public Builder hasher(NameHasher value) {
       this.hasher = java.util.Objects.requireNonNull(value);
       return this;

@@ -333,7 +333,7 @@ abstract class MutationBattery extends BatteryBase {
     }
     Set<NameHash> hashes = new HashSet<>();
     for (String name : model.members.keySet()) {
-      hashes.add(NameHasher.MURMUR3_128.hash(name));
+      hashes.add(NameHasher.forAlgorithm(manifest.hashAlgorithm()).hash(name));
     }
     assertEquals(hashes, effective.keySet(), "records resolved over the layers " + seed);
     List<Manifest.NamesSegment> segments = manifest.namesSegments();

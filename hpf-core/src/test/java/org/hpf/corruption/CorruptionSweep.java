@@ -41,6 +41,7 @@ import org.hpf.format.MemberNames;
 import org.hpf.format.NameEntry;
 import org.hpf.format.NameHash;
 import org.hpf.format.NameHasher;
+import org.hpf.format.RecordLayout;
 import org.hpf.index.BucketFunction;
 import org.hpf.read.HpfReader;
 import org.hpf.read.MemberStatus;
@@ -102,9 +103,12 @@ final class CorruptionSweep {
    */
   record Touch(String file, int record) {}
 
-  /** Where each member lives, which index bytes its lookup reads, and what reads return. */
+  /**
+   * Where each member lives, which index bytes its lookup reads, and what reads return;
+   * {@code fromIndex}: stat and exists answer from its record without reading its entry.
+   */
   record Member(String name, byte[] bytes, MemberStatus status, int entryLength,
-      int headerLength, List<Touch> lookup) {}
+      int headerLength, List<Touch> lookup, boolean fromIndex) {}
 
   /** A name that is not a member (never was, or was deleted), and what its lookup reads. */
   record Absent(String name, boolean deleted, List<Touch> lookup) {}
@@ -122,7 +126,18 @@ final class CorruptionSweep {
 
   /** An index file as the current generation uses it. */
   private record IndexFile(BucketRef ref, int layer, long recordsOffset, int codec,
-      List<IndexRecord> records) {}
+      RecordLayout layout, List<IndexRecord> records) {
+    /** File offset of record {@code r}. */
+    int at(int r) {
+      return (int) (recordsOffset + layout.position(r));
+    }
+
+    /** The bytes [from, to) a lookup reads and checks to use record {@code r}. */
+    int[] read(int r) {
+      return new int[] {(int) (recordsOffset + layout.readStart(r)),
+          (int) (recordsOffset + layout.readEnd(r, records.size()))};
+    }
+  }
 
   private static final List<String> NEVER_MEMBERS =
       List.of("no-such-member", "d0/absent.bin", "zzz/ünknown", "a", "d0", "added");
@@ -130,6 +145,7 @@ final class CorruptionSweep {
   private final FileSystem fs;
   private final Path archive;
   private final FileAccess access;
+  private NameHasher hasher;
   private final Map<String, Member> members = new LinkedHashMap<>();
   private final List<Absent> absent = new ArrayList<>();
   private final List<NameEntry> listing = new ArrayList<>();
@@ -280,6 +296,7 @@ final class CorruptionSweep {
   void learn(Model model) throws IOException {
     try (HpfReader reader = open()) {
       Manifest manifest = reader.manifest();
+      hasher = NameHasher.forAlgorithm(manifest.hashAlgorithm());
       manifestFile = Manifest.fileName(manifest.generation());
       for (String name : listManifests()) {
         if (!name.equals(manifestFile)) {
@@ -329,7 +346,11 @@ final class CorruptionSweep {
         int headerLength = EntryHeader.size(nameBytes);
         int entryLength = (int) (headerLength + status.storedLength() + EntryHeader.TRAILER_SIZE);
         List<Touch> lookup = lookup(directories, name, true);
-        Member member = new Member(name, bytes, status, entryLength, headerLength, lookup);
+        Touch last = lookup.get(lookup.size() - 1);
+        boolean fromIndex = hasher.collisionResistant()
+            && indexFiles.get(last.file()).records().get(last.record()).hasMtime();
+        Member member =
+            new Member(name, bytes, status, entryLength, headerLength, lookup, fromIndex);
         members.put(name, member);
         byPart.computeIfAbsent(ArchiveLayout.part(status.part()), k -> new ArrayList<>())
             .add(member);
@@ -362,17 +383,19 @@ final class CorruptionSweep {
     byte[] bytes = access.read(ref.indexFile());
     ByteBuffer buf = ByteBuffer.wrap(bytes);
     buf.position(FileHeader.SIZE);
-    IndexHeader header = IndexHeader.read(buf, ref.indexFile());
+    IndexHeader header = IndexHeader.read(buf, ref.indexFile(), FileHeader.version(buf, 0));
     List<IndexRecord> records = new ArrayList<>();
+    RecordLayout.Span span = new RecordLayout.Span(header.layout(), Arrays.copyOfRange(bytes,
+        (int) header.recordsOffset(), bytes.length), 0, header.recordCount(), ref.indexFile(), 0);
     for (int i = 0; i < header.recordCount(); i++) {
-      records.add(IndexRecord.read(bytes, (int) header.recordsOffset() + IndexRecord.SIZE * i,
-          ref.indexFile(), 0));
+      records.add(span.record(i));
     }
     if (layer > 0 && header.functionCodec() != BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS) {
       throw new AssertionError(ref.indexFile() + " of layer " + layer + " has codec "
           + header.functionCodec());
     }
-    return new IndexFile(ref, layer, header.recordsOffset(), header.functionCodec(), records);
+    return new IndexFile(ref, layer, header.recordsOffset(), header.functionCodec(),
+        header.layout(), records);
   }
 
   /**
@@ -382,7 +405,7 @@ final class CorruptionSweep {
    */
   private List<Touch> lookup(List<DirectoryFile> directories, String name, boolean member)
       throws IOException {
-    NameHash hash = NameHasher.MURMUR3_128.hash(name);
+    NameHash hash = hasher.hash(name);
     List<Touch> touches = new ArrayList<>();
     for (int layer = directories.size() - 1; layer >= 0; layer--) {
       BucketRef ref = directories.get(layer).bucketOf(hash);
@@ -392,7 +415,7 @@ final class CorruptionSweep {
       byte[] bytes = access.read(ref.indexFile());
       ByteBuffer buf = ByteBuffer.wrap(bytes);
       buf.position(FileHeader.SIZE);
-      IndexHeader header = IndexHeader.read(buf, ref.indexFile());
+      IndexHeader header = IndexHeader.read(buf, ref.indexFile(), FileHeader.version(buf, 0));
       BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), bytes,
           FileHeader.SIZE + IndexHeader.SIZE, header.functionLength(), header.recordCount(),
           ref.indexFile());
@@ -555,8 +578,7 @@ final class CorruptionSweep {
       }
       for (int r = 0; r < index.records().size(); r++) {
         if (index.records().get(r).isTombstone()) {
-          int at = (int) index.recordsOffset() + IndexRecord.SIZE * r;
-          targets.add(new int[] {at, at + IndexRecord.SIZE});
+          targets.add(new int[] {index.at(r), index.at(r) + IndexRecord.SIZE});
           break;
         }
       }
@@ -600,7 +622,7 @@ final class CorruptionSweep {
           continue;
         }
         byte[] original = access.read(e.getKey());
-        int at = (int) index.recordsOffset() + IndexRecord.SIZE * r;
+        int at = index.at(r);
         for (int i = at; i < at + IndexRecord.SIZE; i++) {
           flipBit(e.getKey(), original, 8 * i + random.nextInt(8));
         }
@@ -677,8 +699,8 @@ final class CorruptionSweep {
         return true;
       }
       if (touch.record() >= 0) {
-        int at = (int) index.recordsOffset() + IndexRecord.SIZE * touch.record();
-        return d.covers(at, at + IndexRecord.SIZE);
+        int[] read = index.read(touch.record());
+        return d.covers(read[0], read[1]);
       }
     }
     return false;
@@ -820,7 +842,7 @@ final class CorruptionSweep {
         // may return the right bytes; any other damage to the entry is detected.
         boolean compressed = lz4StoredBytes(d, member);
         boolean get = lookup || part || (entryFails(d, member, false) && !compressed);
-        boolean stat = lookup || part || entryFails(d, member, true);
+        boolean stat = lookup || (!member.fromIndex() && (part || entryFails(d, member, true)));
         attempt(d, what, "get(" + name + ")", get, compressed,
             () -> Arrays.equals(member.bytes(), reader.get(name)) ? null : "wrong bytes");
         attempt(d, what, "open(" + name + ")", get, compressed,

@@ -24,7 +24,7 @@ class FileHeaderTest {
   @Test
   void bytesAreExactlyWhatTheSpecSays() throws Exception {
     byte[] expected = HexFormat.of().parseHex(
-        "4850461A" + "03" + "01" + "0000" + "0123456789ABCDEF" + "FEDCBA9876543210");
+        "4850461A" + "03" + "02" + "0000" + "0123456789ABCDEF" + "FEDCBA9876543210");
     assertArrayEquals(expected, FileHeader.bytes(FileKind.INDEX, ID));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     FileHeader.write(new DataOutputStream(out), FileKind.INDEX, ID);
@@ -100,15 +100,39 @@ class FileHeaderTest {
   }
 
   @Test
+  void versionsWrittenAndReadPerKind() throws Exception {
+    // Format 2 changed the manifest, index and journal; the others are still version 1.
+    assertEquals(2, FileKind.MANIFEST.version());
+    assertEquals(1, FileKind.DIRECTORY.version());
+    assertEquals(2, FileKind.INDEX.version());
+    assertEquals(1, FileKind.PART.version());
+    assertEquals(1, FileKind.NAMES.version());
+    assertEquals(2, FileKind.JOURNAL.version());
+    for (FileKind kind : FileKind.values()) {
+      for (int version = 1; version <= kind.version(); version++) {
+        byte[] bytes = FileHeader.bytes(kind, ID);
+        assertEquals(kind.version(), bytes[5]);
+        bytes[5] = (byte) version;
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        FileHeader.check(buf, FILE, kind, ID);
+        assertEquals(version, FileHeader.version(buf, 0));
+      }
+    }
+  }
+
+  @Test
   void versionTooNew() {
-    for (int version : new int[] {2, 3, 0x7F, 0x80, 0xFF}) {
-      byte[] bytes = FileHeader.bytes(FileKind.MANIFEST, ID);
-      bytes[5] = (byte) version;
-      ArchiveVersionException e = assertThrows(ArchiveVersionException.class,
-          () -> FileHeader.check(ByteBuffer.wrap(bytes), FILE, FileKind.MANIFEST, ID));
-      assertTrue(e.getMessage().contains("too new"), e.getMessage());
-      assertTrue(e.getMessage().contains("version " + version), e.getMessage());
-      assertTrue(e.getMessage().contains(FILE), e.getMessage());
+    for (FileKind kind : FileKind.values()) {
+      for (int version : new int[] {kind.version() + 1, 3, 0x7F, 0x80, 0xFF}) {
+        byte[] bytes = FileHeader.bytes(kind, ID);
+        bytes[5] = (byte) version;
+        ArchiveVersionException e = assertThrows(ArchiveVersionException.class,
+            () -> FileHeader.check(ByteBuffer.wrap(bytes), FILE, kind, ID));
+        assertTrue(e.getMessage().contains("too new"), e.getMessage());
+        assertTrue(e.getMessage().contains("version " + version), e.getMessage());
+        assertTrue(e.getMessage().contains("1.." + kind.version()), e.getMessage());
+        assertTrue(e.getMessage().contains(FILE), e.getMessage());
+      }
     }
   }
 
@@ -119,7 +143,7 @@ class FileHeaderTest {
     ArchiveVersionException e = assertThrows(ArchiveVersionException.class,
         () -> FileHeader.check(ByteBuffer.wrap(bytes), FILE, FileKind.MANIFEST, ID));
     assertTrue(e.getMessage().contains("too old"), e.getMessage());
-    assertTrue(e.getMessage().contains("1..1"), e.getMessage());
+    assertTrue(e.getMessage().contains("1..2"), e.getMessage());
   }
 
   @Test
@@ -165,7 +189,7 @@ class FileHeaderTest {
         .getMessage().contains("expected kind index, found part"));
     // Then the version, before the archive id: a newer file of another archive is "too new".
     byte[] versionAndId = FileHeader.bytes(FileKind.INDEX, OTHER_ID);
-    versionAndId[5] = 2;
+    versionAndId[5] = 3;
     assertThrows(ArchiveVersionException.class,
         () -> FileHeader.check(ByteBuffer.wrap(versionAndId), FILE, FileKind.INDEX, ID));
   }

@@ -21,13 +21,22 @@ class IndexHeaderTest {
     assertEquals("000003E8" + "05" + "00000017" + "28" + "01" + "00000309",
         HexFormat.of().formatHex(buf.array()).toUpperCase(java.util.Locale.ROOT));
     assertEquals(24 + 15 + 777 + 4, header.recordsOffset());
-    assertEquals(24 + 15 + 777 + 4 + 1000 * 40 + 8, header.fileLength());
+    // Version 2: 1,000 records in 32 groups of up to 32, each followed by a 4-byte checksum.
+    assertEquals(2, header.version());
+    assertEquals(24 + 15 + 777 + 4 + 1000 * 40 + 32 * 4 + 8, header.fileLength());
     buf.flip();
-    assertEquals(header, IndexHeader.read(buf, "i"));
+    assertEquals(header, IndexHeader.read(buf, "i", 2));
+    // Version 1: records back to back, each with its own checksum.
+    IndexHeader v1 = new IndexHeader(1000, 5, 0x17, 1, 777, 1);
+    assertEquals(24 + 15 + 777 + 4 + 1000 * 40 + 8, v1.fileLength());
+    buf.flip();
+    assertEquals(v1, IndexHeader.read(buf, "i", 1));
     // Large counts do not overflow the offsets.
     IndexHeader big = new IndexHeader(Integer.MAX_VALUE, 24, 0, 1, Integer.MAX_VALUE);
     assertEquals(24L + 15 + Integer.MAX_VALUE + 4, big.recordsOffset());
-    assertEquals(big.recordsOffset() + 40L * Integer.MAX_VALUE + 8, big.fileLength());
+    long groups = (Integer.MAX_VALUE + 31L) / 32;
+    assertEquals(big.recordsOffset() + 40L * Integer.MAX_VALUE + 4 * groups + 8,
+        big.fileLength());
   }
 
   private static void assertRejected(int count, int depth, int recordSize, int functionLength) {
@@ -35,7 +44,7 @@ class IndexHeaderTest {
     buf.putInt(count).put((byte) depth).putInt(0).put((byte) recordSize).put((byte) 1)
         .putInt(functionLength).flip();
     CorruptArchiveException e =
-        assertThrows(CorruptArchiveException.class, () -> IndexHeader.read(buf, "index-f"));
+        assertThrows(CorruptArchiveException.class, () -> IndexHeader.read(buf, "index-f", 2));
     assertTrue(e.getMessage().contains("index-f"), e.getMessage());
   }
 

@@ -44,8 +44,9 @@ class IndexRecordTest {
   @Test
   void roundTripsMinimumAndMaximumFieldValues() throws Exception {
     roundTrip(new IndexRecord(new NameHash(0, 0), 0, 0, 0, 0, 0));
-    IndexRecord max = new IndexRecord(new NameHash(-1, -1), IndexRecord.MAX_PART, Codec.LZ4.id(),
-        IndexRecord.MAX_OFFSET, IndexRecord.MAX_LENGTH, IndexRecord.MAX_LENGTH);
+    // Version 1 (journals and older index files): 24-bit parts, 48-bit offsets.
+    IndexRecord max = new IndexRecord(new NameHash(-1, -1), (1 << 24) - 1, Codec.LZ4.id(),
+        (1L << 48) - 1, IndexRecord.MAX_LENGTH, IndexRecord.MAX_LENGTH);
     IndexRecord read = roundTrip(max);
     assertEquals((1 << 24) - 1, read.part());
     assertEquals((1L << 48) - 1, read.offset());

@@ -34,7 +34,8 @@ class JournalTest {
 
   /** An append on generation 7 with replace, as ArchiveWriter writes it. */
   static final JournalHeader HEADER =
-      new JournalHeader(JournalHeader.APPEND, true, 7, 1234, 128L << 20, 1L << 30);
+      new JournalHeader(JournalHeader.APPEND, true, NameHasher.SHA256_128_ID, 7, 1234,
+          128L << 20, 1L << 30);
 
   @TempDir Path tmp;
   private HadoopStorage storage;
@@ -115,11 +116,12 @@ class JournalTest {
     assertEquals(54, JournalReader.PREAMBLE);
     assertEquals(Arrays.toString(FileHeader.bytes(FileKind.JOURNAL, ID)),
         Arrays.toString(Arrays.copyOf(file, FileHeader.SIZE)));
-    // JournalHeader --> Operation:uint8, Flags:uint8, BaseGeneration:int64,
+    // JournalHeader --> Operation:uint8, Flags:uint8 (bit 0 replace, bit 1 algorithm 2),
+    //                   BaseGeneration:int64,
     //                   BucketCapacity:int32, BlockSize:int64, PartSize:int64   (30 bytes)
     ByteBuffer header = ByteBuffer.wrap(file, FileHeader.SIZE, JournalHeader.SIZE);
     assertEquals(2, header.get()); // append
-    assertEquals(1, header.get()); // replace
+    assertEquals(1 | 2, header.get()); // replace, hash algorithm 2
     assertEquals(7, header.getLong());
     assertEquals(1234, header.getInt());
     assertEquals(128L << 20, header.getLong());
@@ -135,16 +137,19 @@ class JournalTest {
   @Test
   void headerFieldsRoundTrip() throws Exception {
     List<JournalHeader> headers = List.of(
-        new JournalHeader(JournalHeader.CREATE, false, 0, 1, 1, 1),
-        new JournalHeader(JournalHeader.APPEND, false, 1, Integer.MAX_VALUE, Long.MAX_VALUE,
-            Long.MAX_VALUE),
-        new JournalHeader(JournalHeader.APPEND, true, Long.MAX_VALUE, 42, 1 << 20, 4096));
+        new JournalHeader(JournalHeader.CREATE, false, NameHasher.SHA256_128_ID, 0, 1, 1, 1),
+        new JournalHeader(JournalHeader.CREATE, false, NameHasher.MURMUR3_128_ID, 0, 1, 1, 1),
+        new JournalHeader(JournalHeader.APPEND, false, NameHasher.MURMUR3_128_ID, 1,
+            Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE),
+        new JournalHeader(JournalHeader.APPEND, true, NameHasher.SHA256_128_ID, Long.MAX_VALUE,
+            42, 1 << 20, 4096));
     for (JournalHeader header : headers) {
       byte[] bytes = header.toBytes();
       assertEquals(JournalHeader.SIZE, bytes.length);
       assertEquals(header.operation(), bytes[0]);
-      assertEquals(header.replace() ? 1 : 0, bytes[1]);
-      assertEquals(header, JournalHeader.read(ByteBuffer.wrap(bytes), "j"));
+      assertEquals((header.replace() ? 1 : 0)
+          | (header.hashAlgorithm() == NameHasher.SHA256_128_ID ? 2 : 0), bytes[1]);
+      assertEquals(header, JournalHeader.read(ByteBuffer.wrap(bytes), "j", 2));
       storage.delete(FILE);
       try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID, header)) {
         writer.append(entries(2, 3));
@@ -158,10 +163,10 @@ class JournalTest {
   @Test
   void rejectsImpossibleHeaders() throws Exception {
     byte[] good = HEADER.toBytes();
-    // Operation 1 or 2; Flags only bit 0; BaseGeneration >= 0; capacity, sizes >= 1.
+    // Operation 1 or 2; Flags only bits 0 and 1; BaseGeneration >= 0; capacity, sizes >= 1.
     List<java.util.function.Consumer<ByteBuffer>> damages = List.of(
         b -> b.put(0, (byte) 0), b -> b.put(0, (byte) 3), b -> b.put(0, (byte) 0xFF),
-        b -> b.put(1, (byte) 2), b -> b.put(1, (byte) 0x81),
+        b -> b.put(1, (byte) 4), b -> b.put(1, (byte) 0x81),
         b -> b.putLong(2, -1), b -> b.putLong(2, Long.MIN_VALUE),
         b -> b.putInt(10, 0), b -> b.putInt(10, -5),
         b -> b.putLong(14, 0), b -> b.putLong(14, -1),
@@ -170,7 +175,7 @@ class JournalTest {
       byte[] bad = good.clone();
       damages.get(i).accept(ByteBuffer.wrap(bad));
       CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
-          () -> JournalHeader.read(ByteBuffer.wrap(bad), "j"), "damage " + i);
+          () -> JournalHeader.read(ByteBuffer.wrap(bad), "j", 2), "damage " + i);
       assertTrue(e.getMessage().contains("bad journal header"), e.getMessage());
       // The same through the reader of a whole journal.
       write(entries(3, 4), 3);
@@ -213,9 +218,18 @@ class JournalTest {
       assertThrows(CorruptArchiveException.class, () -> JournalReader.read(in, FILE, OTHER_ID));
     }
     byte[] newer = header.clone();
-    newer[5] = 2;
+    newer[5] = 3;
     put(newer);
     assertThrows(ArchiveVersionException.class, this::read);
+    // A version 1 journal knows neither flag bit 1 nor hash algorithm 2: flag bit 1 there is
+    // damage, and without it its records are hash algorithm 1.
+    byte[] older = header.clone();
+    older[5] = 1;
+    put(older);
+    assertThrows(CorruptArchiveException.class, this::read);
+    older[FileHeader.SIZE + 1] = 1;
+    put(older);
+    assertEquals(NameHasher.MURMUR3_128_ID, read().header().hashAlgorithm());
     byte[] part = header.clone();
     System.arraycopy(FileHeader.bytes(FileKind.PART, ID), 0, part, 0, FileHeader.SIZE);
     put(part);

@@ -199,10 +199,12 @@ class ManifestTest {
   @Test
   void rejectsUnknownHashAlgorithm() throws Exception {
     byte[] file = sample(1).toBytes();
-    file[FileHeader.SIZE + 16] = 2;
-    CorruptArchiveException e =
-        assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(file)));
-    assertTrue(e.getMessage().contains("unknown hash algorithm 2"), e.getMessage());
+    for (int algorithm : new int[] {0, 3, 0xFF}) {
+      file[FileHeader.SIZE + 16] = (byte) algorithm;
+      CorruptArchiveException e =
+          assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(file)));
+      assertTrue(e.getMessage().contains("unknown hash algorithm " + algorithm), e.getMessage());
+    }
   }
 
   @Test

@@ -309,7 +309,7 @@ class NamesFileTest {
     write(entries(names(10, 2), 2));
     assertThrows(CorruptArchiveException.class, () -> read(OTHER_ID));
     byte[] file = bytes();
-    file[5] = 2;
+    file[5] = (byte) (FileKind.NAMES.version() + 1);
     FormatTesting.put(storage, FILE, file);
     assertTrue(assertThrows(ArchiveVersionException.class, () -> read(ID)).getMessage()
         .contains("too new"));

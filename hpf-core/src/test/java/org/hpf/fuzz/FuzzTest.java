@@ -130,7 +130,8 @@ class FuzzTest {
         }
       }
       org.hpf.format.JournalHeader header = new org.hpf.format.JournalHeader(
-          org.hpf.format.JournalHeader.APPEND, false, base.generation(), base.bucketCapacity(),
+          org.hpf.format.JournalHeader.APPEND, false, base.hashAlgorithm(), base.generation(),
+          base.bucketCapacity(),
           base.blockSize(), base.partSize());
       try (org.hpf.format.JournalWriter journal = new org.hpf.format.JournalWriter(
           target.create(org.hpf.format.ArchiveLayout.journal(base.generation() + 1), 0),

@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.format.ArchiveId;
+import org.hpf.format.FileHeader;
 import org.hpf.read.HpfReader;
 import org.hpf.read.MemberStatus;
 import org.hpf.write.ArchiveCreator;
@@ -40,18 +41,13 @@ import org.hpf.write.WriterOptions;
  * one deletion. The writer keeps the newest two generations, so the archive holds the manifests
  * of generations 2 and 3; its members are those of generation 3 ({@link #finalContents()}).
  *
- * <p>The archive is committed under {@code src/test/resources/golden/v1/archive.hpf/}. Never
- * regenerate it for an existing format version: it is the proof that readers still read what
- * version 1 writers wrote. A new format version gets a new directory ({@code golden/v2}).
- *
- * <p>{@code golden/v1-writer/archive.hpf} is the same archive as the current writer writes it,
- * which the writer must keep producing byte for byte. It differs from {@code v1/archive.hpf}
- * only where version 1 leaves the writer free: the order of a directory's buckets and the ids of
- * index files. hpf 0.1 listed buckets in the order its in-memory splits made them; since the
- * writer builds a layer one bucket at a time (bounded memory), it lists them in bucket order.
+ * <p>Each format version's archive is committed under
+ * {@code src/test/resources/golden/v<version>/archive.hpf/}. Never regenerate one for an
+ * existing format version: it is the proof that readers still read what that version's writers
+ * wrote. A new format version gets a new directory; the current writer must keep writing the
+ * newest one byte for byte.
  */
 final class GoldenArchive {
-  static final String RESOURCE = "/golden/v1";
   static final ArchiveId ID = new ArchiveId(0x6870662D676F6C64L, 0x656E2D76312D3031L);
   static final int BUCKET_CAPACITY = 3;
   static final long PART_SIZE = 4096;
@@ -189,17 +185,17 @@ final class GoldenArchive {
     return result;
   }
 
-  /** The current writer's output of the same archive (see the class comment). */
-  static Path writerResources() {
-    return resources().resolveSibling("v1-writer");
+  /** The directory of a version's golden archive under src/test/resources. */
+  static String resource(int version) {
+    return "/golden/v" + version;
   }
 
-  /** The committed golden directory, as Maven copied it to target/test-classes. */
-  static Path resources() {
-    URL url = GoldenArchive.class.getResource(RESOURCE + "/expected.txt");
+  /** The committed golden directory of a version, as Maven copied it to target/test-classes. */
+  static Path resources(int version) {
+    URL url = GoldenArchive.class.getResource(resource(version) + "/expected.txt");
     if (url == null) {
       throw new IllegalStateException("golden archive missing from the test class path: "
-          + RESOURCE);
+          + resource(version));
     }
     try {
       return Path.of(url.toURI()).getParent();
@@ -258,11 +254,12 @@ final class GoldenArchive {
   static String describe(HpfReader reader) throws IOException {
     var manifest = reader.manifest();
     StringBuilder text = new StringBuilder();
-    text.append("# hpf golden archive, format version 1, written by GoldenArchiveWriter\n");
+    text.append("# hpf golden archive, format version " + FileHeader.FORMAT_VERSION
+        + ", written by GoldenArchiveWriter\n");
     text.append("# (mvn test -pl hpf-core -Dtest=GoldenArchiveWriter -Dhpf.golden.write=true).\n");
     text.append("# Generations: a create, an append with replace, a delete; the newest (3) is\n");
     text.append("# described, the manifests of 2 and 3 are kept.\n");
-    text.append("# Do not edit or regenerate: GoldenArchiveTest checks archive.hpf against it.\n");
+    text.append("# Do not edit or regenerate: GoldenArchiveV<version>Test checks archive.hpf against it.\n");
     text.append("# member lines: TAB-separated length, CRC32C, SHA-256, codec, mtime, name.\n");
     text.append("archiveId ").append(manifest.archiveId()).append('\n');
     text.append("generation ").append(manifest.generation()).append('\n');

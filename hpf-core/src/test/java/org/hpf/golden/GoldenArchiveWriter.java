@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.hpf.format.FileHeader;
 import org.hpf.read.HpfReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Writes the golden archive into the source tree; disabled unless {@code -Dhpf.golden.write=true}:
  * <pre>mvn -B test -pl hpf-core -Dtest=GoldenArchiveWriter -Dhpf.golden.write=true</pre>
- * Only for a new format version (after changing {@link GoldenArchive#RESOURCE}): the committed
- * version-1 archive must stay what version-1 writers wrote.
+ * Only for a new format version ({@link FileHeader#FORMAT_VERSION}): a committed archive must
+ * stay what its version's writers wrote.
  */
 @EnabledIfSystemProperty(named = "hpf.golden.write", matches = "true")
 class GoldenArchiveWriter {
@@ -24,7 +25,8 @@ class GoldenArchiveWriter {
   @Test
   void writeGoldenArchive() throws Exception {
     Path module = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
-    Path target = module.resolve("src/test/resources" + GoldenArchive.RESOURCE);
+    Path target = module.resolve("src/test/resources"
+        + GoldenArchive.resource(FileHeader.FORMAT_VERSION));
     Path archive = target.resolve("archive.hpf");
     if (Files.exists(archive)) {
       try (Stream<Path> files = Files.walk(archive)) {

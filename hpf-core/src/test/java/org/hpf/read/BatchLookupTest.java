@@ -101,7 +101,8 @@ class BatchLookupTest {
       before = reader.recordsOfHashes(names);
       index = tmp.resolve("d.hpf").resolve(reader.directory().buckets().get(0).indexFile());
     }
-    // Flip a bit of the victim's offset field: its hash still leads to it, its checksum fails.
+    // Flip a bit of the victim's offset field: its hash still leads to it, and the checksum of
+    // its group of 32 records fails.
     byte[] bytes = java.nio.file.Files.readAllBytes(index);
     byte[] hash = before.get(250).hash().toBytes();
     int at = indexOf(bytes, hash);
@@ -109,8 +110,20 @@ class BatchLookupTest {
     bytes[at + 20] ^= 0x01;
     java.nio.file.Files.write(index, bytes);
 
-    List<String> others = new ArrayList<>(names);
-    others.remove(victim);
+    // Names whose records share the victim's group need it; the others do not.
+    long recordsOffset = 24 + 15 + reader0FunctionLength(conf, archive) + 4;
+    long group = (at - recordsOffset) / 1284;
+    List<String> others = new ArrayList<>();
+    int sharing = 0;
+    for (int i = 0; i < names.size(); i++) {
+      int offset = indexOf(bytes, before.get(i).hash().toBytes());
+      if ((offset - recordsOffset) / 1284 == group) {
+        sharing++;
+      } else {
+        others.add(names.get(i));
+      }
+    }
+    assertTrue(sharing >= 20 && sharing <= 32, "the victim's group: " + sharing);
     try (HpfReader reader = HpfReader.open(conf, archive)) {
       List<IndexRecord> records = reader.recordsOfHashes(others);
       for (int i = 0; i < others.size(); i++) {
@@ -120,6 +133,13 @@ class BatchLookupTest {
           () -> reader.recordsOfHashes(names));
       org.junit.jupiter.api.Assertions.assertThrows(org.hpf.CorruptArchiveException.class,
           () -> reader.recordsOfHashes(List.of(victim)));
+    }
+  }
+
+  private static long reader0FunctionLength(Configuration conf, Path archive)
+      throws IOException {
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      return reader.directory().buckets().get(0).functionLength();
     }
   }
 

@@ -114,9 +114,8 @@ class TruncatedPartTest {
       assertEquals("'c.bin' in " + location + ": its entry at offset " + c.partOffset()
           + " of " + ArchiveLayout.part(0) + " runs past the end of the part: the part was"
           + " truncated after this reader opened it", e.getMessage());
-      e = assertThrows(CorruptArchiveException.class, () -> reader.stat("c.bin"));
-      assertTrue(e.getMessage().startsWith("'c.bin' in " + location + ": its entry at offset "
-          + c.partOffset() + " of " + ArchiveLayout.part(0)), e.getMessage());
+      // stat answers from the index, which the cut did not touch.
+      assertEquals(c, reader.stat("c.bin"));
       e = assertThrows(CorruptArchiveException.class, () -> stream.readAllBytes());
       assertEquals("'b.bin' in " + location + ": its entry at offset " + b.partOffset()
           + " of " + ArchiveLayout.part(0) + " runs past the end of the part: the part was"

@@ -6,9 +6,9 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * Hashing a member name: models the first step of every lookup, {@code HpfReader.find} calling
- * {@code NameHasher.MURMUR3_128.hash(name)} (UTF-8 encoding + 128-bit MurmurHash3), and the
- * writer's hashing of every source name in {@code GenerationCommit}.
+ * Hashing a member name: models the first step of every lookup, {@code HpfReader.find} hashing
+ * the name with the archive's algorithm (UTF-8 encoding, then SHA-256 for archives of format 2,
+ * 128-bit MurmurHash3 for older ones), and the writer's hashing of every source name.
  */
 public class NameHashBench extends JmhBase {
   String[] names;
@@ -20,8 +20,12 @@ public class NameHashBench extends JmhBase {
   }
 
   @Benchmark
-  public NameHash hash() {
-    String name = names[next++ & 1023];
-    return NameHasher.MURMUR3_128.hash(name);
+  public NameHash sha256() {
+    return NameHasher.SHA256_128.hash(names[next++ & 1023]);
+  }
+
+  @Benchmark
+  public NameHash murmur3() {
+    return NameHasher.MURMUR3_128.hash(names[next++ & 1023]);
   }
 }
