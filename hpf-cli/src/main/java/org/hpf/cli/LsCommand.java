@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.stream.Stream;
 import org.hpf.CorruptArchiveException;
+import org.hpf.format.EntryLocation;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.NameEntry;
 import org.hpf.read.HpfReader;
@@ -47,15 +48,20 @@ final class LsCommand extends HpfSubcommand {
       while (it.hasNext()) {
         NameEntry entry = it.next();
         if (longListing) {
-          IndexRecord record = reader.recordOfHash(entry.name());
-          if (record == null) {
-            throw new CorruptArchiveException(reader.location(), "names list '" + entry.name()
-                + "' but the index does not have it", null);
+          // The names entry says where the member is (format 2); else its index record does.
+          EntryLocation location = entry.location();
+          if (location == null) {
+            IndexRecord record = reader.recordOfHash(entry.name());
+            if (record == null) {
+              throw new CorruptArchiveException(reader.location(), "names list '"
+                  + entry.name() + "' but the index does not have it", null);
+            }
+            location = EntryLocation.of(record);
           }
           writer.printf(Locale.ROOT, "%12d %12d %s %-4s %s%n", entry.length(),
-              record.entryLength(),
+              location.entryLength(),
               Instant.ofEpochMilli(entry.mtimeMillis()).truncatedTo(ChronoUnit.SECONDS),
-              record.codec(), entry.name());
+              location.codec(), entry.name());
         } else {
           writer.println(entry.name());
         }

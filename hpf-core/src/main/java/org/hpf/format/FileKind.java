@@ -9,7 +9,7 @@ public enum FileKind {
   DIRECTORY(2, 1),
   INDEX(3, 2),
   PART(4, 1),
-  NAMES(5, 1),
+  NAMES(5, 2),
   JOURNAL(6, 2);
 
   private final int code;

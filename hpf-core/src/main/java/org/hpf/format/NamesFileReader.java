@@ -28,6 +28,7 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
   private final CRC32C fileCrc = new CRC32C();
   private final DataInputStream data;
   private final ArrayDeque<NameEntry> block = new ArrayDeque<>();
+  private final int version;
   private long returned;
   private boolean ended;
 
@@ -40,6 +41,7 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
     try {
       readFully(header);
       FileHeader.check(ByteBuffer.wrap(header), file, FileKind.NAMES, id);
+      this.version = FileHeader.version(ByteBuffer.wrap(header), 0);
     } catch (IOException | RuntimeException e) {
       try {
         in.close(); // the caller gets no reader to close
@@ -97,7 +99,10 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
       }
       int op = buf.get() & 0xFF;
       int n = buf.getShort() & 0xFFFF;
-      if (n + 16 > buf.remaining() || (op != NameEntry.OP_PRESENT && op != NameEntry.OP_DELETED)) {
+      boolean located = op == NameEntry.OP_PRESENT && version > 1;
+      boolean known = op == NameEntry.OP_PRESENT || op == NameEntry.OP_DELETED
+          || (op == NameEntry.OP_PRESENT_UNLOCATED && version > 1);
+      if (n + 16 + (located ? EntryLocation.SIZE : 0) > buf.remaining() || !known) {
         throw new CorruptArchiveException(file, at, "bad names entry (op " + op + ", " + n
             + " name bytes)");
       }
@@ -111,11 +116,43 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
         throw new CorruptArchiveException(file, at, "bad names entry for '" + name + "' (op "
             + op + ", length " + memberLength + ", mtime " + mtime + ")");
       }
-      block.add(new NameEntry(name, deleted, memberLength, mtime));
+      EntryLocation location = located ? location(buf, name, n, memberLength, at) : null;
+      block.add(new NameEntry(name, deleted, memberLength, mtime, location));
     }
     if (buf.hasRemaining()) {
       throw new CorruptArchiveException(file, at, "names block has trailing bytes");
     }
+  }
+
+  /**
+   * Reads and checks a version 2 location: a codec's flags, and an entry length that holds the
+   * entry's header and trailer around the stored bytes (exactly the member's length of them
+   * when raw).
+   */
+  private EntryLocation location(ByteBuffer buf, String name, int nameBytes, long length,
+      long at) throws CorruptArchiveException {
+    int part = (int) getUnsigned(buf, 3);
+    int flags = buf.get() & 0xFF;
+    long offset = getUnsigned(buf, 5);
+    long entryLength = getUnsigned(buf, 5);
+    long framing = EntryHeader.size(nameBytes) + EntryHeader.TRAILER_SIZE;
+    Codec codec = Codec.ofFlags(flags);
+    boolean fits = codec == Codec.RAW ? entryLength == framing + length
+        : entryLength >= framing && entryLength - framing <= length;
+    if (codec == null || (flags & ~Codec.MASK) != 0 || part > IndexRecord.MAX_PART || !fits) {
+      throw new CorruptArchiveException(file, at, "bad location of '" + name + "' (part "
+          + part + ", flags " + flags + ", offset " + offset + ", entry length " + entryLength
+          + ")");
+    }
+    return new EntryLocation(part, flags, offset, entryLength);
+  }
+
+  private static long getUnsigned(ByteBuffer buf, int bytes) {
+    long value = 0;
+    for (int i = 0; i < bytes; i++) {
+      value = (value << 8) | (buf.get() & 0xFF);
+    }
+    return value;
   }
 
   private void finish() throws IOException {

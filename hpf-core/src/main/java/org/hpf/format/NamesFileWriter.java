@@ -36,15 +36,30 @@ public final class NamesFileWriter implements AutoCloseable {
     }
     previous = name;
     byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-    blockData.writeByte(entry.deleted() ? NameEntry.OP_DELETED : NameEntry.OP_PRESENT);
+    EntryLocation location = entry.location();
+    blockData.writeByte(entry.deleted() ? NameEntry.OP_DELETED
+        : location != null ? NameEntry.OP_PRESENT : NameEntry.OP_PRESENT_UNLOCATED);
     blockData.writeShort(bytes.length);
     blockData.write(bytes);
     blockData.writeLong(entry.length());
     blockData.writeLong(entry.mtimeMillis());
+    if (location != null && !entry.deleted()) {
+      IndexRecord.checkLimits(location.part(), location.offset(), location.entryLength(), 0);
+      writeUnsigned(location.part(), 3);
+      blockData.writeByte(location.flags());
+      writeUnsigned(location.offset(), 5);
+      writeUnsigned(location.entryLength(), 5);
+    }
     blockCount++;
     total++;
     if (block.size() >= BLOCK_BYTES) {
       writeBlock();
+    }
+  }
+
+  private void writeUnsigned(long value, int bytes) throws IOException {
+    for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) {
+      blockData.writeByte((int) (value >>> shift));
     }
   }
 

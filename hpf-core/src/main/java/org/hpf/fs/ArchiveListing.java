@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.format.Codec;
 import org.hpf.format.EntryHeader;
+import org.hpf.format.EntryLocation;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.MemberNames;
 import org.hpf.format.NameEntry;
@@ -33,8 +34,9 @@ import org.hpf.read.MemberStatus;
  * <p>Directories are implied by the {@code /} in names; since names are sorted by their UTF-8
  * bytes, the names below a directory {@code d/} are one contiguous run of the names segments, so
  * every listing streams that run (holding one checked block per segment) and never builds the
- * tree. A listing costs reading the names up to the end of the directory; a file's status costs
- * one index lookup (a 40-byte read) and one entry-header read; a directory's status, a lookup in
+ * tree. A listing costs reading the names up to the end of the directory (located ones too: names
+ * entries of format 2 say where each entry is); a file's status costs one index lookup (plus an
+ * entry-header read in archives of format 1); a directory's status, a lookup in
  * the archive's set of directories (built by one pass over the names the first time it is
  * needed, if the archive has at most {@value HpfFileSystem#DIRECTORY_SET_DEFAULT} directories,
  * {@value HpfFileSystem#DIRECTORY_SET_KEY}), else reading the names up to its first member.
@@ -123,16 +125,25 @@ final class ArchiveListing {
 
   private BlockLocation[] blockLocations(ArchiveCache.OpenArchive archive, String member,
       IndexRecord record, long start, long length) throws IOException {
-    if (record == null || start >= record.originalLength() || length <= 0) {
+    if (record == null) {
       return new BlockLocation[0];
     }
-    PartBlocks blocks = archive.partBlocks(record.part());
-    if (record.codec() != Codec.RAW) {
-      return new BlockLocation[] {
-          blocks.whole(record.offset(), record.entryLength(), record.originalLength())};
+    return blockLocations(archive, member, EntryLocation.of(record), record.originalLength(),
+        start, length);
+  }
+
+  private BlockLocation[] blockLocations(ArchiveCache.OpenArchive archive, String member,
+      EntryLocation entry, long memberLength, long start, long length) throws IOException {
+    if (start >= memberLength || length <= 0) {
+      return new BlockLocation[0];
     }
-    long memberStart = record.offset() + EntryHeader.size(MemberNames.utf8(member).length);
-    long end = Math.min(record.originalLength(), start + length);
+    PartBlocks blocks = archive.partBlocks(entry.part());
+    if (entry.codec() != Codec.RAW) {
+      return new BlockLocation[] {
+          blocks.whole(entry.offset(), entry.entryLength(), memberLength)};
+    }
+    long memberStart = entry.offset() + EntryHeader.size(MemberNames.utf8(member).length);
+    long end = Math.min(memberLength, start + length);
     return blocks.slice(memberStart, memberStart + start, end - start);
   }
 
@@ -150,18 +161,19 @@ final class ArchiveListing {
 
       @Override
       public FileStatus next() {
-        return children.next().status;
+        return children.next().status();
       }
     };
     return new StreamingIterator<>(statuses, names, lease);
   }
 
-  /** A status listed, and the member (or directory) name it is for. */
-  private record Child(FileStatus status, String member) {}
+  /** A status listed, the member (or directory) name it is for, and a file's names entry. */
+  private record Child(FileStatus status, String member, NameEntry entry) {}
 
   /**
-   * As {@link #children}, files with the locations of their bytes; their records are looked up
-   * a batch at a time ({@link HpfReader#recordsOfHashes}).
+   * As {@link #children}, files with the locations of their bytes: from the names entries where
+   * they carry them (names segments of version 2: no index read at all), else from their records,
+   * looked up a batch at a time ({@link HpfReader#recordsOfHashes}).
    */
   StreamingIterator<LocatedFileStatus> locatedChildren(ArchiveCache.Lease lease, String member)
       throws IOException {
@@ -179,20 +191,26 @@ final class ArchiveListing {
   /** Located statuses of a batch of statuses (directories have no locations). */
   private List<LocatedFileStatus> locate(ArchiveCache.OpenArchive archive, List<Child> batch)
       throws IOException {
-    List<String> files = new ArrayList<>();
+    List<String> unlocated = new ArrayList<>();
     for (Child child : batch) {
-      if (child.status.isFile()) {
-        files.add(child.member);
+      if (child.status().isFile() && child.entry().location() == null) {
+        unlocated.add(child.member());
       }
     }
-    List<IndexRecord> records = archive.reader.recordsOfHashes(files);
+    List<IndexRecord> records = unlocated.isEmpty() ? List.of()
+        : archive.reader.recordsOfHashes(unlocated);
     List<LocatedFileStatus> located = new ArrayList<>(batch.size());
     int f = 0;
     for (Child child : batch) {
-      FileStatus status = child.status;
-      located.add(new LocatedFileStatus(status, status.isFile()
-          ? blockLocations(archive, child.member, records.get(f++), 0, status.getLen())
-          : null));
+      FileStatus status = child.status();
+      BlockLocation[] blocks = null;
+      if (status.isFile()) {
+        EntryLocation entry = child.entry().location();
+        blocks = entry != null
+            ? blockLocations(archive, child.member(), entry, status.getLen(), 0, status.getLen())
+            : blockLocations(archive, child.member(), records.get(f++), 0, status.getLen());
+      }
+      located.add(new LocatedFileStatus(status, blocks));
     }
     return located;
   }
@@ -217,11 +235,11 @@ final class ArchiveListing {
           if (slash < 0) {
             recentFiles.addLast(child);
             next = new Child(file(archive, prefix + child, entry.length(), entry.mtimeMillis()),
-                prefix + child);
+                prefix + child, entry);
           } else if (!child.equals(lastDirectory)) {
             lastDirectory = child;
             if (!recentFiles.contains(child)) {
-              next = new Child(directory(archive, prefix + child), prefix + child);
+              next = new Child(directory(archive, prefix + child), prefix + child, null);
             }
           }
         }
@@ -248,7 +266,7 @@ final class ArchiveListing {
     Stream<NameEntry> names = archive.reader.listEntries(prefix);
     Iterator<Child> selected = names
         .filter(e -> recursive || e.name().indexOf('/', prefix.length()) < 0)
-        .map(e -> new Child(file(archive, e.name(), e.length(), e.mtimeMillis()), e.name()))
+        .map(e -> new Child(file(archive, e.name(), e.length(), e.mtimeMillis()), e.name(), e))
         .iterator();
     Iterator<LocatedFileStatus> files = new BatchingIterator<>(selected, BATCH,
         batch -> locate(archive, batch));

@@ -23,6 +23,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.hpf.format.ArchiveLayout;
+import org.hpf.format.EntryLocation;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.NameEntry;
 import org.hpf.fs.HpfFileSystem;
@@ -79,17 +80,25 @@ public class HpfInputFormat extends InputFormat<Text, BytesWritable> {
       String selection = exact || member.isEmpty() ? member : member + "/";
       long blockSize = reader.manifest().blockSize();
       Map<Long, Group> groups = new TreeMap<>();
-      try (Stream<String> names = exact ? Stream.of(member)
-          : reader.listEntries(selection).map(NameEntry::name)) {
-        for (Iterator<String> it = names.iterator(); it.hasNext();) {
-          String name = it.next();
-          IndexRecord record = reader.recordOfHash(name); // a listed name
-          if (record == null) {
-            continue; // listed but deleted: a names segment can lag the index only if corrupt
+      try (Stream<NameEntry> names = exact ? Stream.of(NameEntry.present(member, 0, 0))
+          : reader.listEntries(selection)) {
+        for (Iterator<NameEntry> it = names.iterator(); it.hasNext();) {
+          NameEntry entry = it.next();
+          // Names segments of version 2 say where each entry is; older ones need the record.
+          EntryLocation location = entry.location();
+          long length = entry.length();
+          if (location == null) {
+            IndexRecord record = reader.recordOfHash(entry.name()); // a listed name
+            if (record == null) {
+              continue; // listed but deleted: a names segment lags the index only if corrupt
+            }
+            location = EntryLocation.of(record);
+            length = record.originalLength();
           }
-          long block = record.offset() / blockSize;
-          groups.computeIfAbsent(((long) record.part() << 32) | block,
-              k -> new Group(record.part())).add(record);
+          long block = location.offset() / blockSize;
+          int part = location.part();
+          groups.computeIfAbsent(((long) part << 32) | block, k -> new Group(part))
+              .add(location, length);
         }
       } catch (UncheckedIOException e) {
         throw e.getCause();
@@ -154,11 +163,11 @@ public class HpfInputFormat extends InputFormat<Text, BytesWritable> {
       this.part = part;
     }
 
-    void add(IndexRecord record) {
-      start = Math.min(start, record.offset());
-      end = Math.max(end, record.offset() + record.entryLength());
+    void add(EntryLocation entry, long length) {
+      start = Math.min(start, entry.offset());
+      end = Math.max(end, entry.offset() + entry.entryLength());
       members++;
-      bytes += record.originalLength();
+      bytes += length;
     }
   }
 }

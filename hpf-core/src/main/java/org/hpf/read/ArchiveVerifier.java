@@ -238,6 +238,12 @@ public final class ArchiveVerifier {
         return "'" + entry.name() + "' was modified at " + fromEntry.mtimeMillis()
             + ", the names file says " + entry.mtimeMillis();
       }
+      org.hpf.format.EntryLocation indexed =
+          org.hpf.format.EntryLocation.of(reader.record(entry.name()));
+      if (entry.location() != null && !entry.location().equals(indexed)) {
+        return "'" + entry.name() + "' is at " + indexed + ", the names file says "
+            + entry.location();
+      }
       long length;
       try (java.io.InputStream in = reader.open(entry.name())) {
         length = in.transferTo(java.io.OutputStream.nullOutputStream());

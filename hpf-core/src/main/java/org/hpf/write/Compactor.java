@@ -75,7 +75,7 @@ final class Compactor {
             out.output().write(head);
             copy(entries, out, rest, in.name());
             // The copy's record carries the entry's time, which a version 1 record lacked.
-            commit.move(current,
+            commit.move(header.name(), current,
                 current.movedTo(out.id(), newOffset).withMtime(header.mtimeMillis()));
             copied[0]++;
             copied[1] += current.entryLength();

@@ -20,6 +20,7 @@ import org.hpf.HashCollisionException;
 import org.hpf.format.ArchiveId;
 import org.hpf.format.ArchiveLayout;
 import org.hpf.format.DirectoryFile;
+import org.hpf.format.EntryLocation;
 import org.hpf.format.IndexRecord;
 import org.hpf.format.Manifest;
 import org.hpf.format.Manifest.Layer;
@@ -65,8 +66,11 @@ final class GenerationCommit implements AutoCloseable {
   record Result(Manifest manifest, DirectoryFile directory, int bucketsWritten,
       long indexBytesWritten) {}
 
-  /** Name entries spill as Op, Length, MTime, then the name's UTF-8 bytes (sorted by those). */
-  private static final int NAME_FIXED = 1 + 8 + 8;
+  /**
+   * Name entries spill as Op, Length, MTime, the entry's Part, Flags, Offset and EntryLength
+   * (zeros for a deletion), then the name's UTF-8 bytes (sorted by those).
+   */
+  private static final int NAME_FIXED = 1 + 8 + 8 + 4 + 1 + 8 + 8;
 
   private final ArchiveStorage storage;
   private final ArchiveId id;
@@ -160,7 +164,7 @@ final class GenerationCommit implements AutoCloseable {
    */
   void put(String name, IndexRecord record, long mtime, IndexRecord replaced, boolean countLive)
       throws IOException {
-    spillName(NameEntry.OP_PRESENT, name, record.originalLength(), mtime);
+    spillName(NameEntry.OP_PRESENT, name, record.originalLength(), mtime, record);
     // A journaled record's time is beside it, not in it.
     records.add(record.withMtime(mtime).toScratchBytes());
     synchronized (this) {
@@ -184,7 +188,7 @@ final class GenerationCommit implements AutoCloseable {
 
   /** Deletes a member whose current record is {@code existing}. */
   void delete(String name, IndexRecord existing) throws IOException {
-    spillName(NameEntry.OP_DELETED, name, 0, 0);
+    spillName(NameEntry.OP_DELETED, name, 0, 0, null);
     records.add(IndexRecord.tombstone(hasher.hash(name)).toScratchBytes());
     synchronized (this) {
       remove(existing);
@@ -192,10 +196,12 @@ final class GenerationCommit implements AutoCloseable {
   }
 
   /**
-   * Points a member at a copy of its entry (compaction); names and counts do not change. The
-   * copy's part counts its live entries itself (it is added with {@link #addPart(PartInfo)}).
+   * Points member {@code name} at a copy of its entry (compaction); its names entry gets the new
+   * location, counts do not change. The copy's part counts its live entries itself (it is added
+   * with {@link #addPart(PartInfo)}).
    */
-  void move(IndexRecord from, IndexRecord to) throws IOException {
+  void move(String name, IndexRecord from, IndexRecord to) throws IOException {
+    spillName(NameEntry.OP_PRESENT, name, to.originalLength(), to.mtimeMillis(), to);
     records.add(to.toScratchBytes());
     synchronized (this) {
       live(from, -1);
@@ -209,11 +215,18 @@ final class GenerationCommit implements AutoCloseable {
     this.mergeAllLayers = true;
   }
 
-  private void spillName(int op, String name, long length, long mtime) throws IOException {
+  private void spillName(int op, String name, long length, long mtime, IndexRecord record)
+      throws IOException {
     byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-    byte[] entry = ByteBuffer.allocate(NAME_FIXED + utf8.length).put((byte) op)
-        .putLong(length).putLong(mtime).put(utf8).array();
-    names.add(entry);
+    ByteBuffer entry = ByteBuffer.allocate(NAME_FIXED + utf8.length).put((byte) op)
+        .putLong(length).putLong(mtime);
+    if (record != null) {
+      entry.putInt(record.part()).put((byte) record.flags()).putLong(record.offset())
+          .putLong(record.entryLength());
+    } else {
+      entry.position(NAME_FIXED);
+    }
+    names.add(entry.put(utf8).array());
   }
 
   private static int compareNames(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
@@ -226,10 +239,12 @@ final class GenerationCommit implements AutoCloseable {
     int op = buf.get();
     long length = buf.getLong();
     long mtime = buf.getLong();
+    EntryLocation location = new EntryLocation(buf.getInt(), buf.get() & 0xFF, buf.getLong(),
+        buf.getLong());
     String name = new String(entry, NAME_FIXED, entry.length - NAME_FIXED,
         StandardCharsets.UTF_8);
     return op == NameEntry.OP_DELETED ? NameEntry.deletion(name)
-        : NameEntry.present(name, length, mtime);
+        : NameEntry.present(name, length, mtime, location);
   }
 
   private void remove(IndexRecord existing) {

@@ -101,12 +101,12 @@ class FileHeaderTest {
 
   @Test
   void versionsWrittenAndReadPerKind() throws Exception {
-    // Format 2 changed the manifest, index and journal; the others are still version 1.
+    // Format 2 changed the manifest, index, names and journal; directory and part are version 1.
     assertEquals(2, FileKind.MANIFEST.version());
     assertEquals(1, FileKind.DIRECTORY.version());
     assertEquals(2, FileKind.INDEX.version());
     assertEquals(1, FileKind.PART.version());
-    assertEquals(1, FileKind.NAMES.version());
+    assertEquals(2, FileKind.NAMES.version());
     assertEquals(2, FileKind.JOURNAL.version());
     for (FileKind kind : FileKind.values()) {
       for (int version = 1; version <= kind.version(); version++) {

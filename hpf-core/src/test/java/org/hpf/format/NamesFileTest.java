@@ -74,7 +74,8 @@ class NamesFileTest {
 
   /**
    * Entries for sorted names: most present with a length and mtime derived from the seed (some
-   * of them 0, negative mtimes too), every seventh a deletion.
+   * of them 0, negative mtimes too) and where their entry is (raw or LZ4; every ninth without a
+   * location), every seventh a deletion.
    */
   static List<NameEntry> entries(List<String> names, long seed) {
     Random random = new Random(seed);
@@ -84,12 +85,23 @@ class NamesFileTest {
       if (i % 7 == 3) {
         entries.add(NameEntry.deletion(name));
       } else {
-        long length = i % 5 == 0 ? 0 : random.nextLong() >>> (24 + random.nextInt(40));
+        long length = i % 5 == 0 ? 0 : random.nextLong() >>> (25 + random.nextInt(39));
         long mtime = i % 11 == 0 ? -random.nextInt(1000) : 1_500_000_000_000L + random.nextInt();
-        entries.add(NameEntry.present(name, length, mtime));
+        EntryLocation location = i % 9 == 4 ? null : location(random, name, length);
+        entries.add(NameEntry.present(name, length, mtime, location));
       }
     }
     return entries;
+  }
+
+  /** A valid location of a member's entry: raw, or LZ4 stored in fewer bytes. */
+  static EntryLocation location(Random random, String name, long length) {
+    long framing = EntryHeader.size(name.getBytes(StandardCharsets.UTF_8).length)
+        + EntryHeader.TRAILER_SIZE;
+    boolean lz4 = length > 8 && random.nextBoolean();
+    long stored = lz4 ? length - 1 - random.nextInt((int) Math.min(length - 1, 1000)) : length;
+    return new EntryLocation(random.nextInt(IndexRecord.MAX_PART + 1), lz4 ? 1 : 0,
+        random.nextLong() & IndexRecord.MAX_OFFSET, framing + stored);
   }
 
   private static List<NameEntry> present(String... names) {
@@ -140,18 +152,26 @@ class NamesFileTest {
       List<NameEntry> block = new ArrayList<>();
       int end = buf.position() + length;
       for (int i = 0; i < count; i++) {
-        int op = buf.get() & 0xFF; // Op: 1 present, 2 deleted
+        int op = buf.get() & 0xFF; // Op: 1 present and located, 2 deleted, 3 present
         byte[] name = new byte[buf.getShort() & 0xFFFF]; // Name:String16
         buf.get(name);
         long length2 = buf.getLong(); // Length
         long mtime = buf.getLong(); // MTimeMillis
-        assertTrue(op == 1 || op == 2, "Op " + op);
+        assertTrue(op >= 1 && op <= 3, "Op " + op);
         if (op == 2) {
           assertEquals(0, length2, "Length of a deletion");
           assertEquals(0, mtime, "MTimeMillis of a deletion");
         }
+        EntryLocation location = null;
+        if (op == 1) { // Part:uint24, Flags:uint8, Offset:uint40, EntryLength:uint40
+          int at = buf.position();
+          location = new EntryLocation((buf.getShort(at) & 0xFFFF) << 8 | buf.get(at + 2) & 0xFF,
+              buf.get(at + 3) & 0xFF, buf.getLong(at + 1) & 0xFF_FFFF_FFFFL,
+              buf.getLong(at + 6) & 0xFF_FFFF_FFFFL);
+          buf.position(at + EntryLocation.SIZE);
+        }
         block.add(new NameEntry(new String(name, StandardCharsets.UTF_8), op == 2, length2,
-            mtime));
+            mtime, location));
       }
       assertEquals(end, buf.position());
       assertEquals(Checksums.crc32c(file, start, 8 + length), buf.getInt());
@@ -171,6 +191,17 @@ class NamesFileTest {
         .putShort((short) utf8.length).put(utf8).putLong(length).putLong(mtime).array();
   }
 
+  /** The bytes of an Op 1 entry of version 2: the entry, then its location. */
+  private static byte[] entryBytes(String name, long length, long mtime, int part, int flags,
+      long offset, long entryLength) {
+    byte[] head = entryBytes(1, name, length, mtime);
+    ByteBuffer buf = ByteBuffer.allocate(head.length + EntryLocation.SIZE).put(head);
+    buf.put((byte) (part >>> 16)).putShort((short) part).put((byte) flags);
+    buf.put((byte) (offset >>> 32)).putInt((int) offset);
+    buf.put((byte) (entryLength >>> 32)).putInt((int) entryLength);
+    return buf.array();
+  }
+
   /** A names file of one block holding {@code entries} (raw bytes), checksummed as the spec says. */
   private static byte[] oneBlockFile(int count, byte[]... entries) throws IOException {
     java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
@@ -186,11 +217,14 @@ class NamesFileTest {
 
   @Test
   void layoutOfOneBlockMatchesTheSpec() throws Exception {
-    List<NameEntry> entries = List.of(NameEntry.present("a", 5, 1_600_000_000_123L),
+    // "a" is raw in part 0x010203 at 0x0405060708 (5 bytes after a 37-byte header).
+    EntryLocation a = new EntryLocation(0x010203, 0, 0x0405060708L, 37 + 5 + 4);
+    List<NameEntry> entries = List.of(NameEntry.present("a", 5, 1_600_000_000_123L, a),
         NameEntry.deletion("b/c"), NameEntry.present("dé", 0, -1));
     write(entries);
-    byte[] expected = oneBlockFile(3, entryBytes(1, "a", 5, 1_600_000_000_123L),
-        entryBytes(2, "b/c", 0, 0), entryBytes(1, "dé", 0, -1));
+    byte[] expected = oneBlockFile(3,
+        entryBytes("a", 5, 1_600_000_000_123L, 0x010203, 0, 0x0405060708L, 46),
+        entryBytes(2, "b/c", 0, 0), entryBytes(3, "dé", 0, -1));
     assertArrayEquals(expected, bytes());
     assertEquals(List.of(entries), blocks(bytes()));
     assertEquals(entries, read(ID));
@@ -273,11 +307,42 @@ class NamesFileTest {
 
   @Test
   void rejectsUnknownOpsAndMalformedEntriesEvenWithValidChecksums() throws Exception {
-    byte[] good = entryBytes(1, "a", 1, 2);
+    byte[] good = entryBytes(3, "a", 1, 2);
     // The well-formed file reads.
     FormatTesting.put(storage, FILE, oneBlockFile(1, good));
     assertEquals(List.of(NameEntry.present("a", 1, 2)), read(ID));
-    for (int op : new int[] {0, 3, 0x81, 0xFF}) {
+    // A located entry: raw, its entry exactly header + length + trailer; LZ4, at most that.
+    FormatTesting.put(storage, FILE, oneBlockFile(1, entryBytes("a", 10, 2, 7, 0, 99, 51)));
+    assertEquals(List.of(NameEntry.present("a", 10, 2, new EntryLocation(7, 0, 99, 51))),
+        read(ID));
+    FormatTesting.put(storage, FILE, oneBlockFile(1, entryBytes("a", 10, 2, 7, 1, 99, 45)));
+    assertEquals(Codec.LZ4, read(ID).get(0).location().codec());
+    long[][] badLocations = {
+        {7, 0, 99, 50}, {7, 0, 99, 52}, // raw, one byte short or long
+        {7, 1, 99, 52}, {7, 1, 99, 40}, // LZ4 longer than raw, shorter than its framing
+        {7, 2, 99, 51}, {7, 0x80, 99, 51}, // no such codec, a tombstone's flags
+        {IndexRecord.MAX_PART + 1, 0, 99, 51}};
+    for (long[] bad : badLocations) {
+      FormatTesting.put(storage, FILE, oneBlockFile(1,
+          entryBytes("a", 10, 2, (int) bad[0], (int) bad[1], bad[2], bad[3])));
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class, () -> read(ID),
+          java.util.Arrays.toString(bad));
+      assertTrue(e.getMessage().contains("bad location of 'a'"), e.getMessage());
+    }
+    // An Op 1 entry cut before the end of its location.
+    byte[] cut = java.util.Arrays.copyOf(entryBytes("a", 10, 2, 7, 0, 99, 51), good.length + 13);
+    FormatTesting.put(storage, FILE, oneBlockFile(1, cut));
+    assertThrows(CorruptArchiveException.class, () -> read(ID));
+    // Version 1 had no location and no Op 3.
+    byte[] v1 = oneBlockFile(1, entryBytes(1, "a", 1, 2));
+    v1[5] = 1;
+    FormatTesting.put(storage, FILE, FormatTesting.reseal(v1));
+    assertEquals(List.of(NameEntry.present("a", 1, 2)), read(ID));
+    byte[] v1op3 = oneBlockFile(1, entryBytes(3, "a", 1, 2));
+    v1op3[5] = 1;
+    FormatTesting.put(storage, FILE, FormatTesting.reseal(v1op3));
+    assertThrows(CorruptArchiveException.class, () -> read(ID));
+    for (int op : new int[] {0, 4, 0x81, 0xFF}) {
       FormatTesting.put(storage, FILE, oneBlockFile(1, entryBytes(op, "a", 1, 2)));
       CorruptArchiveException e = assertThrows(CorruptArchiveException.class, () -> read(ID),
           "op " + op);
@@ -291,7 +356,7 @@ class NamesFileTest {
           "deletion with length " + fields[0] + " and mtime " + fields[1]);
     }
     // A present member cannot have a negative length.
-    FormatTesting.put(storage, FILE, oneBlockFile(1, entryBytes(1, "a", -1, 2)));
+    FormatTesting.put(storage, FILE, oneBlockFile(1, entryBytes(3, "a", -1, 2)));
     assertThrows(CorruptArchiveException.class, () -> read(ID));
     // A name length that runs past the block, a count that disagrees with the block's bytes.
     byte[] longName = good.clone();
@@ -300,7 +365,7 @@ class NamesFileTest {
     assertThrows(CorruptArchiveException.class, () -> read(ID));
     FormatTesting.put(storage, FILE, oneBlockFile(2, good));
     assertThrows(CorruptArchiveException.class, () -> read(ID));
-    FormatTesting.put(storage, FILE, oneBlockFile(1, good, entryBytes(1, "b", 1, 2)));
+    FormatTesting.put(storage, FILE, oneBlockFile(1, good, entryBytes(3, "b", 1, 2)));
     assertThrows(CorruptArchiveException.class, () -> read(ID));
   }
 

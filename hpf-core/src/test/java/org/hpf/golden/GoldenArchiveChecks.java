@@ -250,7 +250,7 @@ abstract class GoldenArchiveChecks {
     expected.members().forEach(m -> entries.add(NameEntry.present(m.name(), m.length(),
         m.mtime())));
     try (HpfReader reader = open(); Stream<NameEntry> listed = reader.listEntries()) {
-      assertEquals(entries, listed.toList());
+      assertEquals(entries, listed.map(NameEntry::withoutLocation).toList());
     }
   }
 
@@ -693,7 +693,7 @@ abstract class GoldenArchiveChecks {
         unsigned(index, at + 29, 5), mtime);
   }
 
-  private static List<NameEntry> parseSegment(String file, byte[] names) {
+  private List<NameEntry> parseSegment(String file, byte[] names) {
     assertTrue(names != null, "missing " + file);
     ByteBuffer buf = ByteBuffer.wrap(names);
     buf.position(FileHeader.SIZE);
@@ -708,13 +708,22 @@ abstract class GoldenArchiveChecks {
         buf.get(name);
         long length = buf.getLong();
         long mtime = buf.getLong();
-        assertTrue(op == 1 || op == 2, file + " Op " + op);
+        // Version 2 adds Op 3 (no location) and a location to Op 1.
+        assertTrue(op == 1 || op == 2 || (op == 3 && version > 1), file + " Op " + op);
         if (op == 2) {
           assertEquals(0, length, "a deletion's Length");
           assertEquals(0, mtime, "a deletion's MTimeMillis");
         }
+        org.hpf.format.EntryLocation location = null;
+        if (op == 1 && version > 1) {
+          // Location --> Part:uint24, Flags:uint8, Offset:uint40, EntryLength:uint40
+          int at = buf.position();
+          location = new org.hpf.format.EntryLocation((int) unsigned(names, at, 3),
+              names[at + 3] & 0xFF, unsigned(names, at + 4, 5), unsigned(names, at + 9, 5));
+          buf.position(at + 14);
+        }
         NameEntry entry = new NameEntry(new String(name, StandardCharsets.UTF_8), op == 2, length,
-            mtime);
+            mtime, location);
         if (!entries.isEmpty()) {
           assertTrue(MemberNames.compare(entries.get(entries.size() - 1).name(), entry.name()) < 0,
               file + ": names in UTF-8 order, each once");
@@ -742,7 +751,7 @@ abstract class GoldenArchiveChecks {
     return listing;
   }
 
-  private static void checkGeneration(ParsedManifest manifest, Map<String, List<Record>> layers,
+  private void checkGeneration(ParsedManifest manifest, Map<String, List<Record>> layers,
       Map<String, List<NameEntry>> segments, Map<String, Entry> entries,
       Map<String, byte[]> contents, Map<String, Long> mtimes, Map<String, byte[]> files) {
     String g = "generation " + manifest.generation();
@@ -792,9 +801,19 @@ abstract class GoldenArchiveChecks {
     Map<String, NameEntry> listing = resolveListing(manifest, segments);
     assertEquals(new java.util.TreeSet<>(contents.keySet()),
         new java.util.TreeSet<>(listing.keySet()), g + " listing");
+    Map<String, Record> byName = new HashMap<>();
+    for (Record record : effective.values()) {
+      byName.put(entries.get(record.part() + "@" + record.offset()).name(), record);
+    }
     for (NameEntry entry : listing.values()) {
       assertEquals(contents.get(entry.name()).length, entry.length(), entry.name());
       assertEquals(mtimes.get(entry.name()), entry.mtimeMillis(), entry.name());
+      if (version > 1) {
+        // Every member of a version 2 archive is located by its newest names entry.
+        Record record = byName.get(entry.name());
+        assertEquals(new org.hpf.format.EntryLocation(record.part(), record.flags(),
+            record.offset(), record.entryLength()), entry.location(), g + " " + entry.name());
+      }
     }
   }
 
