@@ -162,7 +162,8 @@ final class InfoCommand extends HpfSubcommand {
     for (int i = 0; i < layers.size(); i++) {
       Map<String, Object> l = (Map<String, Object>) layers.get(i);
       line(out, "  layer " + i, String.format(Locale.ROOT, "%s: %s records, %d buckets, %d index"
-              + " files, global depth %d, %.2f bits per key", l.get("directory"),
+              + " files, global depth %d, %.2f bits per key",
+          l.get("directory") == null ? "directory in the manifest" : l.get("directory"),
           Units.count((Long) l.get("records")), l.get("buckets"), l.get("indexFiles"),
           l.get("globalDepth"), (Double) l.get("functionBitsPerKey")));
     }

@@ -29,6 +29,24 @@ public record DirectoryFile(int globalDepth, List<BucketRef> buckets, int[] slot
     buckets = List.copyOf(buckets);
   }
 
+  /** Equal directories have equal buckets and slot tables (compared by content). */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof DirectoryFile d && globalDepth == d.globalDepth
+        && buckets.equals(d.buckets) && java.util.Arrays.equals(slots, d.slots);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * buckets.hashCode() + java.util.Arrays.hashCode(slots);
+  }
+
+  @Override
+  public String toString() {
+    return "DirectoryFile[globalDepth=" + globalDepth + ", buckets=" + buckets + ", slots="
+        + java.util.Arrays.toString(slots) + "]";
+  }
+
   /** The slot of a hash: the low {@code globalDepth} bits of {@code lo}. */
   public static int slotOf(NameHash hash, int depth) {
     return (int) (hash.low() & ((1L << depth) - 1));
@@ -43,6 +61,18 @@ public record DirectoryFile(int globalDepth, List<BucketRef> buckets, int[] slot
     ChecksummedOutput out = new ChecksummedOutput(bytes);
     DataOutputStream data = out.data();
     FileHeader.write(data, FileKind.DIRECTORY, id);
+    writeBody(data);
+    out.writeFooter();
+    return bytes.toByteArray();
+  }
+
+  /** Bytes of the body: what a manifest of version 2 carries for each layer. */
+  public int bodyLength() {
+    return 1 + 4 + 29 * buckets.size() + 4 * slots.length;
+  }
+
+  /** Writes the body: GlobalDepth, BucketCount, the buckets and the slots. */
+  public void writeBody(DataOutputStream data) throws IOException {
     data.writeByte(globalDepth);
     data.writeInt(buckets.size());
     for (BucketRef b : buckets) {
@@ -56,8 +86,6 @@ public record DirectoryFile(int globalDepth, List<BucketRef> buckets, int[] slot
     for (int slot : slots) {
       data.writeInt(slot);
     }
-    out.writeFooter();
-    return bytes.toByteArray();
   }
 
   /** Parses and checks a directory body: every slot must point where extendible hashing says. */

@@ -40,9 +40,19 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
   /**
    * An index layer: an extendible-hashing directory with its buckets. Layer 0 is the base;
    * newer layers hold the records of later changes (deletions as tombstones) and win over older
-   * ones.
+   * ones. A manifest of version 2 carries the directory itself ({@code directory}, and no
+   * file); one of version 1 names its directory file ({@code directory} null until read).
    */
-  public record Layer(String directoryFile, long records) {}
+  public record Layer(String directoryFile, long records, DirectoryFile directory) {
+    public Layer(String directoryFile, long records) {
+      this(directoryFile, records, null);
+    }
+
+    /** A layer whose directory the manifest carries. */
+    public static Layer inline(DirectoryFile directory, long records) {
+      return new Layer(null, records, directory);
+    }
+  }
 
   public Manifest {
     layers = List.copyOf(layers);
@@ -87,8 +97,13 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     data.writeLong(partSize);
     data.writeInt(layers.size());
     for (Layer layer : layers) {
-      writeString(data, layer.directoryFile());
+      if (layer.directory() == null) {
+        throw new IllegalStateException("a manifest of version 2 carries every directory: "
+            + layer.directoryFile() + " was not read");
+      }
       data.writeLong(layer.records());
+      data.writeInt(layer.directory().bodyLength());
+      layer.directory().writeBody(data);
     }
     data.writeInt(namesSegments.size());
     for (NamesSegment segment : namesSegments) {
@@ -106,8 +121,11 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     return bytes.toByteArray();
   }
 
-  /** Parses a manifest body (after {@link SealedFile} checked header and footer). */
-  public static Manifest parse(ArchiveId id, ByteBuffer buf, String file)
+  /**
+   * Parses the body of a manifest of {@code version} (after {@link SealedFile} checked header
+   * and footer).
+   */
+  public static Manifest parse(ArchiveId id, ByteBuffer buf, String file, int version)
       throws CorruptArchiveException {
     try {
       long generation = buf.getLong();
@@ -130,7 +148,8 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       }
       List<Layer> layers = new ArrayList<>(layerCount);
       for (int i = 0; i < layerCount; i++) {
-        layers.add(new Layer(readString(buf), buf.getLong()));
+        layers.add(version == 1 ? new Layer(readString(buf), buf.getLong())
+            : inlineLayer(buf, file, i));
       }
       int segmentCount = buf.getInt();
       if (segmentCount < 0 || segmentCount > buf.remaining() / 10) {
@@ -165,9 +184,9 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       throws java.io.IOException {
     String name = fileName(generation);
     ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
-    ArchiveId id = FileHeader.check(ByteBuffer.wrap(body.array()), storage.location(name),
-        FileKind.MANIFEST, null);
-    Manifest manifest = parse(id, body, storage.location(name));
+    ByteBuffer header = ByteBuffer.wrap(body.array());
+    ArchiveId id = FileHeader.check(header, storage.location(name), FileKind.MANIFEST, null);
+    Manifest manifest = parse(id, body, storage.location(name), FileHeader.version(header, 0));
     if (manifest.generation() != generation) {
       throw new CorruptArchiveException(storage.location(name), FileHeader.SIZE,
           "manifest says generation " + manifest.generation());
@@ -175,16 +194,34 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     return manifest;
   }
 
-  /** Reads and checks the directory of every index layer, oldest first. */
+  /**
+   * The directory of every index layer, oldest first: those the manifest carries, and those of
+   * version 1 manifests read (and checked) from their files.
+   */
   public List<DirectoryFile> readDirectories(org.hpf.io.ArchiveStorage storage)
       throws java.io.IOException {
     List<DirectoryFile> directories = new ArrayList<>(layers.size());
     for (Layer layer : layers) {
-      directories.add(DirectoryFile.parse(
+      directories.add(layer.directory() != null ? layer.directory() : DirectoryFile.parse(
           SealedFile.read(storage, layer.directoryFile(), FileKind.DIRECTORY, archiveId),
           storage.location(layer.directoryFile())));
     }
     return directories;
+  }
+
+  /** Layer --> Records:int64, DirectoryLength:int32, the directory's body (version 2). */
+  private static Layer inlineLayer(ByteBuffer buf, String file, int index)
+      throws CorruptArchiveException {
+    long records = buf.getLong();
+    int length = buf.getInt();
+    if (length < 0 || length > buf.remaining()) {
+      throw new CorruptArchiveException(file, buf.position() - 4, "layer " + index
+          + " has a directory of " + length + " bytes, " + buf.remaining() + " are left");
+    }
+    ByteBuffer body = buf.slice(buf.position(), length);
+    buf.position(buf.position() + length);
+    return Layer.inline(DirectoryFile.parse(body, file + " (directory of layer " + index + ")"),
+        records);
   }
 
   /** The part with this id, or null. */

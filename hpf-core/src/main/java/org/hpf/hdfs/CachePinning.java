@@ -276,8 +276,10 @@ public final class CachePinning {
     String manifestFile = Manifest.fileName(manifest.generation());
     files.put(absolute(storage, manifestFile), length(storage, manifestFile));
     for (Manifest.Layer layer : manifest.layers()) {
-      files.put(absolute(storage, layer.directoryFile()),
-          length(storage, layer.directoryFile()));
+      if (layer.directoryFile() != null) { // a version 1 manifest's directory file
+        files.put(absolute(storage, layer.directoryFile()),
+            length(storage, layer.directoryFile()));
+      }
     }
     for (DirectoryFile directory : manifest.readDirectories(storage)) {
       for (DirectoryFile.BucketRef bucket : directory.buckets()) {

@@ -69,7 +69,9 @@ final class GarbageCollector {
     Manifest manifest = Manifest.read(storage, generation);
     Set<String> files = new HashSet<>();
     for (Manifest.Layer layer : manifest.layers()) {
-      files.add(layer.directoryFile());
+      if (layer.directoryFile() != null) { // a version 1 manifest's directory file
+        files.add(layer.directoryFile());
+      }
     }
     for (NamesSegment segment : manifest.namesSegments()) {
       files.add(segment.file());

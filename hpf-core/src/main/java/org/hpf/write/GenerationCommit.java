@@ -294,9 +294,13 @@ final class GenerationCommit implements AutoCloseable {
   private Result commitIndex(ExecutorService pool, List<NamesSegment> segments)
       throws IOException {
     long pendingCount = records.count();
-    List<Layer> layers = new ArrayList<>(base == null ? List.of() : base.layers());
+    List<Layer> layers = new ArrayList<>();
     List<DirectoryFile> directories = new ArrayList<>(
         base == null ? List.of() : base.readDirectories(storage));
+    for (int i = 0; i < directories.size(); i++) {
+      // The new manifest carries every layer's directory, also those of a version 1 base.
+      layers.add(Layer.inline(directories.get(i), base.layers().get(i).records()));
+    }
     try (ExternalSorter.Sorted sorted = records.sort()) {
       PeekingIterator<IndexRecord> pending =
           RecordStreams.distinct(RecordStreams.decode(sorted, "the writer's scratch files"));
@@ -415,12 +419,11 @@ final class GenerationCommit implements AutoCloseable {
     });
   }
 
+  /** The layer's directory goes into the manifest. */
   private Layer finishLayer(LayerBuilder layer) throws IOException {
     DirectoryFile directory = layer.finish();
-    String directoryFile = ArchiveLayout.directory(generation);
-    writeSmallFile(storage, directoryFile, directory.toBytes(id));
     lastDirectory = directory;
-    return new Layer(directoryFile, layer.records());
+    return Layer.inline(directory, layer.records());
   }
 
   /** Writes this generation's names segment and merges segments as the policy says. */

@@ -134,16 +134,15 @@ abstract class ArchiveBattery extends BatteryBase {
   }
 
   /**
-   * After a successful create the archive directory holds exactly the committed files: manifest,
-   * directory, names, one index file per bucket, the manifest's parts at their lengths, and no
-   * lock, journal or temporary file.
+   * After a successful create the archive directory holds exactly the committed files: manifest
+   * (which carries the directory), names, one index file per bucket, the manifest's parts at
+   * their lengths, and no lock, journal or temporary file.
    */
   protected void assertCommittedFiles(Path archive, HpfReader reader) throws IOException {
     FileSystem fs = archiveFs();
     Manifest manifest = reader.manifest();
     Map<String, Long> expected = new TreeMap<>();
     expected.put(Manifest.fileName(1), null);
-    expected.put(ArchiveLayout.directory(1), null);
     expected.put(ArchiveLayout.names(1, 0), null);
     assertEquals(1, manifest.layers().size(), "a create writes one index layer");
     assertEquals(1, manifest.namesSegments().size(), "a create writes one names segment");

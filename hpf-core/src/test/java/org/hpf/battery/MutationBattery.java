@@ -208,7 +208,8 @@ abstract class MutationBattery extends BatteryBase {
     for (long g = Math.max(1, newest - retain + 1); g <= newest; g++) {
       Manifest manifest = Manifest.read(storage, g);
       expected.add(Manifest.fileName(g));
-      manifest.layers().forEach(l -> expected.add(l.directoryFile()));
+      manifest.layers().stream().map(Manifest.Layer::directoryFile)
+          .filter(java.util.Objects::nonNull).forEach(expected::add); // version 1 manifests
       manifest.namesSegments().forEach(s -> expected.add(s.file()));
       manifest.parts().forEach(p -> expected.add(ArchiveLayout.part(p.id())));
       for (DirectoryFile directory : manifest.readDirectories(storage)) {

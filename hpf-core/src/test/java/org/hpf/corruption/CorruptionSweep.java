@@ -305,7 +305,9 @@ final class CorruptionSweep {
       }
       layers = manifest.layers().size();
       for (Manifest.Layer layer : manifest.layers()) {
-        directoryFiles.add(layer.directoryFile());
+        if (layer.directoryFile() != null) { // else the manifest carries the directory
+          directoryFiles.add(layer.directoryFile());
+        }
       }
       for (Manifest.NamesSegment segment : manifest.namesSegments()) {
         namesFiles.add(segment.file());

@@ -1,6 +1,7 @@
 package org.hpf.format;
 
 import static org.hpf.format.FormatTesting.ID;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,6 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ManifestTest {
   @TempDir Path tmp;
 
+  /** A base directory of two buckets (71 bytes of body) and a delta's of one (38 bytes). */
+  static final DirectoryFile BASE = new DirectoryFile(1, List.of(
+      new DirectoryFile.BucketRef(1, 1, 0, 5, 100, 1000),
+      new DirectoryFile.BucketRef(1, 0, 0, 0, 0, 0)), new int[] {0, 1});
+  static final DirectoryFile DELTA = new DirectoryFile(0, List.of(
+      new DirectoryFile.BucketRef(0, 3, 0, 2, 50, 300)), new int[] {0});
+
   /** Two index layers (base and a delta), two names segments, {@code parts} parts. */
   static Manifest sample(int parts) {
     return sample(parts, 2, 2);
@@ -37,7 +45,7 @@ class ManifestTest {
     }
     List<Layer> layers = new ArrayList<>();
     for (int i = 0; i < layerCount; i++) {
-      layers.add(new Layer(ArchiveLayout.directory(1 + 2L * i), 12345 - 100L * i));
+      layers.add(Layer.inline(i == 0 ? BASE : DELTA, 12345 - 100L * i));
     }
     List<NamesSegment> segments = new ArrayList<>();
     for (int i = 0; i < segmentCount; i++) {
@@ -52,7 +60,7 @@ class ManifestTest {
 
   private static Manifest parse(byte[] file) throws Exception {
     ByteBuffer body = SealedFile.check(file, "m", FileKind.MANIFEST, ID);
-    return Manifest.parse(ID, body, "m");
+    return Manifest.parse(ID, body, "m", 2);
   }
 
   @Test
@@ -72,7 +80,7 @@ class ManifestTest {
           String name = Manifest.fileName(generation);
           FormatTesting.put(storage, name, manifest.toBytes());
           ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
-          assertEquals(manifest, Manifest.parse(ID, body, name));
+          assertEquals(manifest, Manifest.parse(ID, body, name, 2));
           assertEquals(manifest, Manifest.read(storage, generation));
         }
       }
@@ -94,28 +102,73 @@ class ManifestTest {
   @Test
   void readsTheDirectoryOfEveryLayerOldestFirst() throws Exception {
     HadoopStorage storage = FormatTesting.storage(tmp);
-    DirectoryFile base = new DirectoryFile(1, List.of(
-        new DirectoryFile.BucketRef(1, 1, 0, 5, 100, 1000),
-        new DirectoryFile.BucketRef(1, 0, 0, 0, 0, 0)), new int[] {0, 1});
-    DirectoryFile delta = new DirectoryFile(0, List.of(
-        new DirectoryFile.BucketRef(0, 3, 0, 2, 50, 300)), new int[] {0});
-    FormatTesting.put(storage, ArchiveLayout.directory(1), base.toBytes(ID));
-    FormatTesting.put(storage, ArchiveLayout.directory(3), delta.toBytes(ID));
-    Manifest manifest = sample(1, 2, 1);
-    List<DirectoryFile> read = manifest.readDirectories(storage);
-    assertEquals(2, read.size());
-    assertEquals(base.buckets(), read.get(0).buckets());
-    assertEquals(delta.buckets(), read.get(1).buckets());
+    // A manifest of version 2 carries them: nothing is read.
+    assertEquals(List.of(BASE, DELTA), sample(1, 2, 1).readDirectories(storage));
+    // One of version 1 names directory files.
+    FormatTesting.put(storage, ArchiveLayout.directory(1), BASE.toBytes(ID));
+    FormatTesting.put(storage, ArchiveLayout.directory(3), DELTA.toBytes(ID));
+    Manifest sample = sample(1, 2, 1);
+    Manifest manifest = new Manifest(ID, 3, 1, 1, 1, 1, 1, 1, 1, 1,
+        List.of(new Layer(ArchiveLayout.directory(1), 5), new Layer(ArchiveLayout.directory(3),
+            2)), sample.namesSegments(), sample.parts());
+    assertEquals(List.of(BASE, DELTA), manifest.readDirectories(storage));
     // A directory of another archive is refused.
-    FormatTesting.put(storage, ArchiveLayout.directory(3), delta.toBytes(FormatTesting.OTHER_ID));
+    FormatTesting.put(storage, ArchiveLayout.directory(3), DELTA.toBytes(FormatTesting.OTHER_ID));
     assertThrows(CorruptArchiveException.class, () -> manifest.readDirectories(storage));
+    // And such a manifest cannot be written as version 2 before its directories are read.
+    assertThrows(IllegalStateException.class, manifest::toBytes);
+  }
+
+  @Test
+  void aVersion1ManifestNamesItsDirectoryFiles() throws Exception {
+    // Version 1: Layer --> DirectoryFile:String16, Records:int64.
+    Manifest sample = sample(1, 1, 0);
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream data = new java.io.DataOutputStream(body);
+    data.writeLong(3);
+    data.writeLong(7);
+    data.writeByte(1);
+    data.writeLong(10);
+    data.writeLong(20);
+    data.writeLong(30);
+    data.writeInt(100);
+    data.writeLong(1 << 20);
+    data.writeLong(1 << 30);
+    data.writeInt(1);
+    data.writeShort(20);
+    data.write(ArchiveLayout.directory(1).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    data.writeLong(10);
+    data.writeInt(0);
+    data.writeInt(0);
+    Manifest parsed = Manifest.parse(ID, ByteBuffer.wrap(body.toByteArray()), "m", 1);
+    assertEquals(List.of(new Layer(ArchiveLayout.directory(1), 10)), parsed.layers());
+    assertEquals(sample.archiveId(), parsed.archiveId());
+  }
+
+  @Test
+  void rejectsBadInlineDirectories() throws Exception {
+    byte[] file = sample(1, 1, 0).toBytes();
+    int lengthAt = LAYER_COUNT_AT + 4 + 8;
+    assertEquals(71, ByteBuffer.wrap(file).getInt(lengthAt));
+    for (int length : new int[] {-1, 0, 70, 72, 1000, Integer.MAX_VALUE}) {
+      byte[] bad = file.clone();
+      ByteBuffer.wrap(bad).putInt(lengthAt, length);
+      assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)),
+          "length " + length);
+    }
+    // A slot pointing at no bucket is caught by the directory's own checks.
+    byte[] bad = file.clone();
+    ByteBuffer.wrap(bad).putInt(lengthAt + 4 + 71 - 4, 5);
+    CorruptArchiveException e =
+        assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)));
+    assertTrue(e.getMessage().contains("directory of layer 0"), e.getMessage());
   }
 
   @Test
   void roundTripsExtremeValuesAndNonAsciiNames() throws Exception {
     Manifest manifest = new Manifest(ID, Long.MAX_VALUE, Long.MIN_VALUE, 1, Long.MAX_VALUE, -1,
         0, Integer.MAX_VALUE, 0, Long.MAX_VALUE,
-        List.of(new Layer("dïrectory-ü", Long.MAX_VALUE), new Layer("", 0)),
+        List.of(Layer.inline(BASE, Long.MAX_VALUE), Layer.inline(DELTA, 0)),
         List.of(new NamesSegment("names-日本", Long.MAX_VALUE), new NamesSegment("😀", 0)),
         List.of(new PartInfo(Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MIN_VALUE),
             new PartInfo(0, 0, 0, 0)));
@@ -139,10 +192,17 @@ class ManifestTest {
     assertEquals(1L << 30, buf.getLong()); // PartSize
     assertEquals(LAYER_COUNT_AT, buf.position());
     assertEquals(2, buf.getInt()); // LayerCount
-    assertEquals("directory-0000000001", string16(buf)); // Layer: DirectoryFile
-    assertEquals(12345, buf.getLong()); //        Records
-    assertEquals("directory-0000000003", string16(buf));
+    assertEquals(12345, buf.getLong()); // Layer: Records
+    assertEquals(71, buf.getInt()); //        DirectoryLength
+    assertEquals(BASE, DirectoryFile.parse(buf.slice(buf.position(), 71), "d")); // the body
+    byte[] baseFile = BASE.toBytes(ID); // as a directory file holds it, between header and footer
+    assertArrayEquals(java.util.Arrays.copyOfRange(baseFile, FileHeader.SIZE,
+        baseFile.length - FileFooter.SIZE), java.util.Arrays.copyOfRange(file, buf.position(),
+        buf.position() + 71));
+    buf.position(buf.position() + 71);
     assertEquals(12245, buf.getLong());
+    assertEquals(38, buf.getInt());
+    buf.position(buf.position() + 38);
     assertEquals(2, buf.getInt()); // SegmentCount
     assertEquals("names-0000000001-0", string16(buf)); // Segment: NamesFile
     assertEquals(12000, buf.getLong()); //          Entries
@@ -159,8 +219,8 @@ class ManifestTest {
     assertEquals(500, buf.getLong());
     assertEquals(file.length - FileFooter.SIZE, buf.position());
     FileFooter.check(file, "m");
-    // Part: 4 + 8 + 8 + 8 bytes; Layer and Segment: String16 + 8.
-    assertEquals(LAYER_COUNT_AT + 4 + 2 * (2 + 20 + 8) + 4 + 2 * (2 + 18 + 8) + 4 + 2 * 28
+    // Part: 4 + 8 + 8 + 8 bytes; Layer: 8 + 4 + the body; Segment: String16 + 8.
+    assertEquals(LAYER_COUNT_AT + 4 + (12 + 71) + (12 + 38) + 4 + 2 * (2 + 18 + 8) + 4 + 2 * 28
         + FileFooter.SIZE, file.length);
   }
 
@@ -230,7 +290,7 @@ class ManifestTest {
   @Test
   void rejectsBadSegmentCounts() throws Exception {
     byte[] file = sample(2).toBytes();
-    int countAt = LAYER_COUNT_AT + 4 + 2 * (2 + 20 + 8);
+    int countAt = LAYER_COUNT_AT + 4 + (12 + 71) + (12 + 38);
     assertEquals(2, ByteBuffer.wrap(file).getInt(countAt));
     for (int count : new int[] {-1, 1, 3, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
       byte[] bad = file.clone();
@@ -280,10 +340,9 @@ class ManifestTest {
   @Test
   void stringLengthsPastTheBodyAreCorruption() throws Exception {
     byte[] file = sample(1).toBytes();
-    int firstDirectoryName = LAYER_COUNT_AT + 4;
-    int secondDirectoryName = firstDirectoryName + 2 + 20 + 8;
-    int firstSegmentName = secondDirectoryName + 2 + 20 + 8 + 4;
-    for (int at : new int[] {firstDirectoryName, secondDirectoryName, firstSegmentName}) {
+    int firstSegmentName = LAYER_COUNT_AT + 4 + (12 + 71) + (12 + 38) + 4;
+    int secondSegmentName = firstSegmentName + 2 + 18 + 8;
+    for (int at : new int[] {firstSegmentName, secondSegmentName}) {
       for (int length : new int[] {0xFFFF, 0x8000, 400}) {
         byte[] bad = file.clone();
         ByteBuffer.wrap(bad).putShort(at, (short) length);

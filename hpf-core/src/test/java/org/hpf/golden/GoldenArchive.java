@@ -277,7 +277,8 @@ final class GoldenArchive {
     for (int i = 0; i < manifest.layers().size(); i++) {
       var layer = manifest.layers().get(i);
       var directory = reader.layers().get(i);
-      text.append("layer.").append(i).append(' ').append(layer.directoryFile())
+      text.append("layer.").append(i).append(' ')
+          .append(layer.directoryFile() != null ? layer.directoryFile() : "in-manifest")
           .append(" records=").append(layer.records())
           .append(" buckets=").append(directory.buckets().size())
           .append(" globalDepth=").append(directory.globalDepth()).append('\n');

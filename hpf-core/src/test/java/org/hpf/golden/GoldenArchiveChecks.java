@@ -274,9 +274,14 @@ abstract class GoldenArchiveChecks {
       assertEquals(expected.longField("blockSize"), manifest.blockSize());
       assertEquals(expected.longField("partSize"), manifest.partSize());
       assertEquals(expected.longField("parts"), manifest.parts().size());
-      assertEquals(List.of(ArchiveLayout.directory(1), ArchiveLayout.directory(2),
-          ArchiveLayout.directory(3)),
-          manifest.layers().stream().map(Manifest.Layer::directoryFile).toList());
+      if (version == 1) {
+        assertEquals(List.of(ArchiveLayout.directory(1), ArchiveLayout.directory(2),
+            ArchiveLayout.directory(3)),
+            manifest.layers().stream().map(Manifest.Layer::directoryFile).toList());
+      } else { // the manifest carries the directories
+        assertTrue(manifest.layers().stream().allMatch(l -> l.directoryFile() == null
+            && l.directory() != null), manifest.layers().toString());
+      }
       assertEquals(List.of(ArchiveLayout.names(1, 0), ArchiveLayout.names(2, 0),
           ArchiveLayout.names(3, 0)),
           manifest.namesSegments().stream().map(Manifest.NamesSegment::file).toList());
@@ -309,7 +314,8 @@ abstract class GoldenArchiveChecks {
     for (long generation : new long[] {2, 3}) {
       Manifest manifest = Manifest.read(storage, generation);
       named.add(Manifest.fileName(generation));
-      manifest.layers().forEach(l -> named.add(l.directoryFile()));
+      manifest.layers().stream().map(Manifest.Layer::directoryFile)
+          .filter(java.util.Objects::nonNull).forEach(named::add);
       manifest.namesSegments().forEach(s -> named.add(s.file()));
       manifest.parts().forEach(p -> named.add(ArchiveLayout.part(p.id())));
       for (var directory : manifest.readDirectories(storage)) {
@@ -361,11 +367,14 @@ abstract class GoldenArchiveChecks {
   private record Bucket(int localDepth, long indexGeneration, int bucketId, int recordCount,
       int functionLength, long indexFileLength) {}
 
-  /** A manifest parsed by the layout alone. */
+  /**
+   * A manifest parsed by the layout alone; {@code directories} are the layers' directory files
+   * (version 1) or keys of {@code bodies}, the directories the manifest carries (version 2).
+   */
   private record ParsedManifest(long generation, long fileCount, long originalBytes,
       long storedBytes, int bucketCapacity, long blockSize, long partSize,
       List<String> directories, List<Long> layerRecords, List<String> segments,
-      List<Long> segmentEntries, Map<Integer, long[]> parts) {}
+      List<Long> segmentEntries, Map<Integer, long[]> parts, Map<String, byte[]> bodies) {}
 
   private static String string16(ByteBuffer buf) {
     byte[] bytes = new byte[buf.getShort() & 0xFFFF];
@@ -394,9 +403,19 @@ abstract class GoldenArchiveChecks {
     assertTrue(layerCount >= 1, "LayerCount");
     List<String> directories = new ArrayList<>();
     List<Long> layerRecords = new ArrayList<>();
+    Map<String, byte[]> bodies = new HashMap<>();
     for (int i = 0; i < layerCount; i++) {
-      directories.add(string16(buf));
-      layerRecords.add(buf.getLong());
+      if (version == 1) { // Layer --> DirectoryFile:String16, Records:int64
+        directories.add(string16(buf));
+        layerRecords.add(buf.getLong());
+      } else { // Layer --> Records:int64, DirectoryLength:int32, the directory's body
+        layerRecords.add(buf.getLong());
+        byte[] body = new byte[buf.getInt()];
+        buf.get(body);
+        String key = "layer of " + java.util.HexFormat.of().formatHex(body);
+        directories.add(key);
+        bodies.put(key, body);
+      }
     }
     int segmentCount = buf.getInt();
     List<String> segments = new ArrayList<>();
@@ -412,7 +431,7 @@ abstract class GoldenArchiveChecks {
     }
     assertEquals(bytes.length - FileFooter.SIZE, buf.position(), file + " ends at its footer");
     return new ParsedManifest(generation, fileCount, originalBytes, storedBytes, capacity,
-        blockSize, partSize, directories, layerRecords, segments, segmentEntries, parts);
+        blockSize, partSize, directories, layerRecords, segments, segmentEntries, parts, bodies);
   }
 
   /**
@@ -506,7 +525,14 @@ abstract class GoldenArchiveChecks {
       for (int layer = 0; layer < manifest.directories().size(); layer++) {
         String directory = manifest.directories().get(layer);
         if (!layers.containsKey(directory)) {
-          layers.put(directory, parseLayer(files, directory, layer == 0, entries, byHash));
+          byte[] body = manifest.bodies().get(directory);
+          if (body == null) { // a directory file: its body is between header and footer
+            byte[] file = files.get(directory);
+            assertTrue(file != null, "missing " + directory);
+            body = Arrays.copyOfRange(file, FileHeader.SIZE, file.length - FileFooter.SIZE);
+          }
+          layers.put(directory, parseLayer(files, directory, body, manifest.generation(),
+              layer == 0, entries, byHash));
         }
         assertEquals(manifest.layerRecords().get(layer),
             (long) layers.get(directory).size(), directory + " Records");
@@ -538,14 +564,15 @@ abstract class GoldenArchiveChecks {
         segments).keySet()));
   }
 
-  /** Parses a directory and the index files of its buckets; returns the layer's records. */
+  /**
+   * Parses a directory's body and the index files of its buckets; returns the layer's records.
+   */
   private List<Record> parseLayer(Map<String, byte[]> files, String directoryFile,
-      boolean base, Map<String, Entry> entries, Map<String, String> byHash) {
-    // Directory --> Header, GlobalDepth, BucketCount, Bucket^n, Slot^(2^GlobalDepth), Footer
-    byte[] directory = files.get(directoryFile);
-    assertTrue(directory != null, "missing " + directoryFile);
+      byte[] directory, long manifestGeneration, boolean base, Map<String, Entry> entries,
+      Map<String, String> byHash) {
+    // Directory --> Header, GlobalDepth, BucketCount, Bucket^n, Slot^(2^GlobalDepth), Footer;
+    // a version 2 manifest carries the body alone.
     ByteBuffer buf = ByteBuffer.wrap(directory);
-    buf.position(FileHeader.SIZE);
     int globalDepth = buf.get();
     int bucketCount = buf.getInt();
     List<Bucket> buckets = new ArrayList<>();
@@ -562,9 +589,14 @@ abstract class GoldenArchiveChecks {
       assertEquals(prefix, (int) prefixes.computeIfAbsent(slots[slot], k -> prefix),
           directoryFile + " slot " + slot);
     }
-    assertEquals(directory.length - FileFooter.SIZE, buf.position(), directoryFile);
+    assertEquals(directory.length, buf.position(), directoryFile);
     assertEquals(bucketCount, prefixes.size(), "every bucket has slots");
-    long generation = Long.parseLong(directoryFile.substring("directory-".length()));
+    // A directory file names the generation that wrote it; a carried one, the generation of
+    // its newest index files (a delta layer's are all its own).
+    long generation = version == 1
+        ? Long.parseLong(directoryFile.substring("directory-".length()))
+        : buckets.stream().mapToLong(Bucket::indexGeneration).max().orElseThrow();
+    assertTrue(generation <= manifestGeneration, directoryFile);
     List<Record> records = new ArrayList<>();
     for (int b = 0; b < bucketCount; b++) {
       Bucket bucket = buckets.get(b);

@@ -60,9 +60,9 @@ class ColdGetCostTest {
     assertEquals(new Cost(Map.of("OverallGetBlockLocationsNumOps", 1L,
         "OverallGetServerDefaultsNumOps", 1L), 1), control);
 
-    // hpf: the listing of _manifests/, then an open (block locations) of the manifest, the
-    // directory, the bucket's index file and the part; the manifest, the directory, the
-    // bucket's function, its record, the part's preamble and the member's entry are read.
+    // hpf: the listing of _manifests/, then an open (block locations) of the manifest (which
+    // carries the directory), the bucket's index file and the part; the manifest, the bucket's
+    // function, its record's group, the part's preamble and the member's entry are read.
     // Nothing else: a reader does not ask for the default replication (getServerDefaults).
     Cost cold = cost(cluster, () -> {
       try (FileSystem client = newClient(conf);
@@ -71,7 +71,7 @@ class ColdGetCostTest {
       }
     });
     assertEquals(new Cost(Map.of("OverallGetListingNumOps", 1L,
-        "OverallGetBlockLocationsNumOps", 4L, "OverallGetServerDefaultsNumOps", 1L), 6), cold);
+        "OverallGetBlockLocationsNumOps", 3L, "OverallGetServerDefaultsNumOps", 1L), 5), cold);
   }
 
   /**
