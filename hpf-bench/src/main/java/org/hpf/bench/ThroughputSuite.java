@@ -38,10 +38,14 @@ import org.hpf.read.HpfReader;
  * over their number).
  *
  * <ul>
- *   <li>HPF through one shared {@link HpfReader}: get (index + content), stat (index + entry
- *       header), list (a full listing per thread; one operation = one name); gets again at
- *       each of {@code --get-threads} on the same reader, and on a reader with a record cache
- *       ("HPF+cache", filled with the names first: a get is one read of the entry).
+ *   <li>HPF through one shared {@link HpfReader}: get (index + content), stat (the index
+ *       record; format 1 archives also read the entry header), list (a full listing of names per
+ *       thread; one operation = one name); gets again at each of {@code --get-threads} on the
+ *       same reader, and on a reader with a record cache ("HPF+cache", filled with the names
+ *       first: a get is one read of the entry).
+ *   <li>"HPF hpf://": list through the {@code hpf://} file system as a job lists its input,
+ *       {@code listFiles(archive, recursive)} with sizes, times and block locations (one
+ *       operation = one name), to compare with HDFS's list.
  *   <li>HDFS through the FileSystem API on the same files: get (open + read), stat
  *       (getFileStatus: one NameNode RPC), list (recursive listing; one operation = one name);
  *       get again at the largest of {@code --get-threads}.
@@ -87,6 +91,16 @@ final class ThroughputSuite {
             return all.count();
           }
         });
+        Path archive = stores.destOf(hpf, n);
+        java.net.URI underlying = cluster.fs().getUri();
+        Path hpfArchive = new Path("hpf", underlying.getScheme() + "-"
+            + (underlying.getAuthority() == null ? "" : underlying.getAuthority()),
+            cluster.fs().makeQualified(archive).toUri().getPath());
+        try (FileSystem hpfFs =
+            FileSystem.newInstance(hpfArchive.toUri(), cluster.fs().getConf())) {
+          add(results, "HPF hpf://", "list", files, threads, listings(threads),
+              ignored -> countLocated(hpfFs.listFiles(hpfArchive, true)));
+        }
         // Gets from more threads on the same reader (its buckets are loaded by now).
         for (int t : config.getThreads) {
           if (t != threads) {
@@ -122,15 +136,8 @@ final class ThroughputSuite {
       }
       add(results, "HDFS", "stat", files, threads, names,
           name -> fs.getFileStatus(new Path(dir, hdfs.pathOf(name))));
-      add(results, "HDFS", "list", files, threads, listings(threads), ignored -> {
-        long count = 0;
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
-        while (it.hasNext()) {
-          it.next();
-          count++;
-        }
-        return count;
-      });
+      add(results, "HDFS", "list", files, threads, listings(threads),
+          ignored -> countLocated(fs.listFiles(dir, true)));
       if (cluster.uri().getScheme().equals("hdfs")) {
         for (String op : List.of("open", "fileStatus")) {
           results.throughput.add(nnThroughputBenchmark(op, threads, files));
@@ -138,6 +145,18 @@ final class ThroughputSuite {
         }
       }
     }
+  }
+
+  /** Walks a listing with block locations; returns the number of files. */
+  private static long countLocated(RemoteIterator<LocatedFileStatus> it) throws IOException {
+    long count = 0;
+    while (it.hasNext()) {
+      if (it.next().getBlockLocations() == null) {
+        throw new IOException("a listed file without block locations");
+      }
+      count++;
+    }
+    return count;
   }
 
   private static List<String> listings(int threads) {

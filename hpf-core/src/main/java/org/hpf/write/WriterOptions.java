@@ -233,6 +233,11 @@ public final class WriterOptions {
       if (value < 1) {
         throw new IllegalArgumentException("part size must be positive: " + value);
       }
+      if (value > org.hpf.format.IndexRecord.MAX_OFFSET + 1) {
+        // Entries start below the part size, and a record holds offsets below 2^40.
+        throw new IllegalArgumentException("part size " + value + " is above 1 TiB, the"
+            + " format's limit");
+      }
       this.partSize = value;
       return this;
     }

@@ -162,6 +162,9 @@ class RecordV2Test {
       byte[] flipped = FormatTesting.flip(section, bit);
       int group = (bit / 8) / 1284;
       for (int slot = 0; slot < count; slot++) {
+        if (slot / 32 != group && slot % 32 != 0) {
+          continue; // one record of each other group is enough to see them unharmed
+        }
         RecordLayout.Span span =
             new RecordLayout.Span(RecordLayout.GROUPED, flipped, 0, count, "index-f", 500);
         int s = slot;
