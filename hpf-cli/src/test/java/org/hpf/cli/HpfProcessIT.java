@@ -105,7 +105,7 @@ class HpfProcessIT {
     assertEquals(Files.readString(root.resolve(
             "hpf-core/src/main/java/org/hpf/read/HpfReader.java")),
         Files.readString(dir.resolve("HpfReader.java")));
-    assertTrue(runs.get(3).out().contains("format version         1"), runs.get(3)::toString);
+    assertTrue(runs.get(3).out().contains("format version         2"), runs.get(3)::toString);
     assertTrue(runs.get(4).out().startsWith("verified "), runs.get(4)::toString);
   }
 
