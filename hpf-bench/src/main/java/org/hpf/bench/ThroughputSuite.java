@@ -42,7 +42,7 @@ import org.hpf.read.HpfReader;
  *       record; format 1 archives also read the entry header), list (a full listing of names per
  *       thread; one operation = one name); gets again at each of {@code --get-threads} on the
  *       same reader, and on a reader with a record cache ("HPF+cache", filled with the names
- *       first: a get is one read of the entry).
+ *       first: a get is one read of the entry, a stat none).
  *   <li>"HPF hpf://": list through the {@code hpf://} file system as a job lists its input,
  *       {@code listFiles(archive, recursive)} with sizes, times and block locations (one
  *       operation = one name), to compare with HDFS's list.
@@ -117,6 +117,7 @@ final class ThroughputSuite {
           for (int t : config.getThreads) {
             add(results, "HPF+cache", "get", files, t, names, cached::get);
           }
+          add(results, "HPF+cache", "stat", files, threads, names, cached::stat);
           log.printf(Locale.ROOT, "  HPF+cache record cache: %s%n", cached.recordCacheStats());
         }
       }
