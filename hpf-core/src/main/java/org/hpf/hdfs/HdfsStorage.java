@@ -164,7 +164,7 @@ public final class HdfsStorage extends ForwardingStorage {
   @Override
   public org.apache.hadoop.fs.BlockLocation[] blockLocations(ArchiveInput file, long offset,
       long length) throws IOException {
-    return file instanceof HdfsInput hdfs ? hdfs.blocks(offset, length)
+    return file.unwrap() instanceof HdfsInput hdfs ? hdfs.blocks(offset, length)
         : super.blockLocations(file, offset, length);
   }
 

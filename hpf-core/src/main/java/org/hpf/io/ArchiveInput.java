@@ -14,6 +14,11 @@ public interface ArchiveInput extends Closeable {
   /** Reads exactly {@code length} bytes at {@code position}; EOFException if the file is shorter. */
   void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
 
+  /** The file this one reads through, for storages that know their own kind of file. */
+  default ArchiveInput unwrap() {
+    return this;
+  }
+
   default byte[] readFully(long position, int length) throws IOException {
     if (position < 0 || length < 0 || position + length > length()) {
       // Before allocating: a length read from a crafted file must not size the buffer.

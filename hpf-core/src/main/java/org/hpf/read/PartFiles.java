@@ -70,16 +70,12 @@ final class PartFiles implements AutoCloseable {
       input.close();
       throw new TruncatedPart(storage.location(name), name, actual, info.length());
     }
-    try {
-      checkPreamble(input, storage.location(name), info.id());
-    } catch (IOException | RuntimeException e) {
-      input.close();
-      throw e;
-    }
-    return input;
+    // The first get's entry is read while the preamble is checked.
+    return new PreambleCheckedPart(input,
+        part -> checkPreamble(part, storage.location(name), info.id()));
   }
 
-  /** Header and part id, checked once when the part is opened (no get reads them again). */
+  /** Header and part id, checked once per opened part (no get reads them again). */
   private void checkPreamble(ArchiveInput input, String file, int id) throws IOException {
     ByteBuffer preamble = ByteBuffer.wrap(input.readFully(0, FileHeader.SIZE + 4));
     FileHeader.check(preamble, file, FileKind.PART, manifest.archiveId());
