@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.stream.Stream;
 import org.hpf.CorruptArchiveException;
 import org.hpf.format.EntryLocation;
-import org.hpf.format.IndexRecord;
 import org.hpf.format.NameEntry;
 import org.hpf.read.HpfReader;
 import picocli.CommandLine.Command;
@@ -48,15 +47,10 @@ final class LsCommand extends HpfSubcommand {
       while (it.hasNext()) {
         NameEntry entry = it.next();
         if (longListing) {
-          // The names entry says where the member is (format 2); else its index record does.
-          EntryLocation location = entry.location();
+          EntryLocation location = reader.location(entry);
           if (location == null) {
-            IndexRecord record = reader.recordOfHash(entry.name());
-            if (record == null) {
-              throw new CorruptArchiveException(reader.location(), "names list '"
-                  + entry.name() + "' but the index does not have it", null);
-            }
-            location = EntryLocation.of(record);
+            throw new CorruptArchiveException(reader.location(), "names list '"
+                + entry.name() + "' but the index does not have it", null);
           }
           writer.printf(Locale.ROOT, "%12d %12d %s %-4s %s%n", entry.length(),
               location.entryLength(),

@@ -190,13 +190,15 @@ public record IndexRecord(NameHash hash, int part, int flags, long offset, long 
     return read(bytes, 0, source, 0).withMtime(ByteBuffer.wrap(bytes, SIZE, 8).getLong());
   }
 
-  private static void putUnsigned(ByteBuffer buf, long value, int bytes) {
+  /** Puts the low {@code bytes} bytes of {@code value}, big-endian. */
+  static void putUnsigned(ByteBuffer buf, long value, int bytes) {
     for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) {
       buf.put((byte) (value >>> shift));
     }
   }
 
-  private static long getUnsigned(ByteBuffer buf, int bytes) {
+  /** Gets a big-endian unsigned integer of {@code bytes} bytes. */
+  static long getUnsigned(ByteBuffer buf, int bytes) {
     long value = 0;
     for (int i = 0; i < bytes; i++) {
       value = (value << 8) | (buf.get() & 0xFF);

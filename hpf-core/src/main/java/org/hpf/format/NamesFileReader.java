@@ -131,10 +131,11 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
    */
   private EntryLocation location(ByteBuffer buf, String name, int nameBytes, long length,
       long at) throws CorruptArchiveException {
-    int part = (int) getUnsigned(buf, 3);
-    int flags = buf.get() & 0xFF;
-    long offset = getUnsigned(buf, 5);
-    long entryLength = getUnsigned(buf, 5);
+    EntryLocation location = EntryLocation.read(buf);
+    int part = location.part();
+    int flags = location.flags();
+    long offset = location.offset();
+    long entryLength = location.entryLength();
     long framing = EntryHeader.size(nameBytes) + EntryHeader.TRAILER_SIZE;
     Codec codec = Codec.ofFlags(flags);
     boolean fits = codec == Codec.RAW ? entryLength == framing + length
@@ -144,15 +145,7 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
           + part + ", flags " + flags + ", offset " + offset + ", entry length " + entryLength
           + ")");
     }
-    return new EntryLocation(part, flags, offset, entryLength);
-  }
-
-  private static long getUnsigned(ByteBuffer buf, int bytes) {
-    long value = 0;
-    for (int i = 0; i < bytes; i++) {
-      value = (value << 8) | (buf.get() & 0xFF);
-    }
-    return value;
+    return location;
   }
 
   private void finish() throws IOException {

@@ -3,6 +3,7 @@ package org.hpf.format;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.hpf.io.ArchiveOutput;
 
@@ -45,21 +46,14 @@ public final class NamesFileWriter implements AutoCloseable {
     blockData.writeLong(entry.mtimeMillis());
     if (location != null && !entry.deleted()) {
       IndexRecord.checkLimits(location.part(), location.offset(), location.entryLength(), 0);
-      writeUnsigned(location.part(), 3);
-      blockData.writeByte(location.flags());
-      writeUnsigned(location.offset(), 5);
-      writeUnsigned(location.entryLength(), 5);
+      ByteBuffer encoded = ByteBuffer.allocate(EntryLocation.SIZE);
+      location.writeTo(encoded);
+      blockData.write(encoded.array());
     }
     blockCount++;
     total++;
     if (block.size() >= BLOCK_BYTES) {
       writeBlock();
-    }
-  }
-
-  private void writeUnsigned(long value, int bytes) throws IOException {
-    for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) {
-      blockData.writeByte((int) (value >>> shift));
     }
   }
 

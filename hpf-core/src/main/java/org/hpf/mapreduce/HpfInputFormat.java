@@ -76,29 +76,25 @@ public class HpfInputFormat extends InputFormat<Text, BytesWritable> {
       member = "";
     }
     try (HpfReader reader = HpfReader.open(conf, archive)) {
-      boolean exact = !member.isEmpty() && reader.record(member) != null;
+      IndexRecord exactRecord = member.isEmpty() ? null : reader.record(member);
+      boolean exact = exactRecord != null;
       String selection = exact || member.isEmpty() ? member : member + "/";
       long blockSize = reader.manifest().blockSize();
       Map<Long, Group> groups = new TreeMap<>();
-      try (Stream<NameEntry> names = exact ? Stream.of(NameEntry.present(member, 0, 0))
+      try (Stream<NameEntry> names = exact
+          ? Stream.of(NameEntry.present(member, exactRecord.originalLength(), 0,
+              EntryLocation.of(exactRecord)))
           : reader.listEntries(selection)) {
         for (Iterator<NameEntry> it = names.iterator(); it.hasNext();) {
           NameEntry entry = it.next();
-          // Names segments of version 2 say where each entry is; older ones need the record.
-          EntryLocation location = entry.location();
-          long length = entry.length();
+          EntryLocation location = reader.location(entry);
           if (location == null) {
-            IndexRecord record = reader.recordOfHash(entry.name()); // a listed name
-            if (record == null) {
-              continue; // listed but deleted: a names segment lags the index only if corrupt
-            }
-            location = EntryLocation.of(record);
-            length = record.originalLength();
+            continue; // listed but deleted: a names segment lags the index only if corrupt
           }
           long block = location.offset() / blockSize;
           int part = location.part();
           groups.computeIfAbsent(((long) part << 32) | block, k -> new Group(part))
-              .add(location, length);
+              .add(location, entry.length());
         }
       } catch (UncheckedIOException e) {
         throw e.getCause();

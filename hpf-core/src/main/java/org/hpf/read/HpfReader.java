@@ -29,6 +29,7 @@ import org.hpf.format.Codec;
 import org.hpf.format.DirectoryFile;
 import org.hpf.format.DirectoryFile.BucketRef;
 import org.hpf.format.EntryHeader;
+import org.hpf.format.EntryLocation;
 import org.hpf.format.FileHeader;
 import org.hpf.format.FileKind;
 import org.hpf.format.IndexRecord;
@@ -252,7 +253,7 @@ public final class HpfReader implements AutoCloseable {
     IndexRecord record = found.record;
     if (answersFromIndex(record)) {
       long stored = record.entryLength() - EntryHeader.TRAILER_SIZE
-          - EntryHeader.size(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+          - EntryHeader.size(MemberNames.utf8(name).length);
       return new MemberStatus(name, record.originalLength(), stored, record.mtimeMillis(),
           record.codec(), record.part(), record.offset());
     }
@@ -390,6 +391,18 @@ public final class HpfReader implements AutoCloseable {
   public IndexRecord recordOfHash(String name) throws IOException {
     Found found = find(name);
     return found == null ? null : found.record;
+  }
+
+  /**
+   * Where a listed member's entry is: its names entry's location (names segments of format 2),
+   * else its index record's (one lookup); null if the index has no record of the name.
+   */
+  public EntryLocation location(NameEntry entry) throws IOException {
+    if (entry.location() != null) {
+      return entry.location();
+    }
+    IndexRecord record = recordOfHash(entry.name());
+    return record == null ? null : EntryLocation.of(record);
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.hpf.CorruptArchiveException;
 import org.hpf.io.ArchiveInput;
+import org.hpf.io.ForwardingInput;
 
 /**
  * A part file whose preamble (header and part id) is checked while its first entry is read, not
@@ -15,7 +16,7 @@ import org.hpf.io.ArchiveInput;
  * round trip. No read returns before the check has passed; a damaged preamble fails every read,
  * and a check that failed to read is tried again by the next read.
  */
-final class PreambleCheckedPart implements ArchiveInput {
+final class PreambleCheckedPart extends ForwardingInput {
   /** Checks run on daemon threads of their own: a reader's caller may hold none to spare. */
   private static final ExecutorService CHECKS = Executors.newCachedThreadPool(runnable -> {
     Thread thread = new Thread(runnable, "hpf-part-check");
@@ -29,12 +30,11 @@ final class PreambleCheckedPart implements ArchiveInput {
     void run(ArchiveInput part) throws IOException;
   }
 
-  private final ArchiveInput part;
   private final Check check;
   private volatile CompletableFuture<Void> checked;
 
   PreambleCheckedPart(ArchiveInput part, Check check) {
-    this.part = part;
+    super(part);
     this.check = check;
     this.checked = start();
   }
@@ -42,7 +42,7 @@ final class PreambleCheckedPart implements ArchiveInput {
   private CompletableFuture<Void> start() {
     return CompletableFuture.runAsync(() -> {
       try {
-        check.run(part);
+        check.run(delegate);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -50,19 +50,9 @@ final class PreambleCheckedPart implements ArchiveInput {
   }
 
   @Override
-  public String name() {
-    return part.name();
-  }
-
-  @Override
-  public long length() {
-    return part.length();
-  }
-
-  @Override
   public void readFully(long position, byte[] buffer, int offset, int length)
       throws IOException {
-    part.readFully(position, buffer, offset, length);
+    super.readFully(position, buffer, offset, length);
     awaitCheck();
   }
 
@@ -88,15 +78,5 @@ final class PreambleCheckedPart implements ArchiveInput {
       }
       throw new IOException(cause);
     }
-  }
-
-  @Override
-  public ArchiveInput unwrap() {
-    return part.unwrap();
-  }
-
-  @Override
-  public void close() throws IOException {
-    part.close();
   }
 }

@@ -583,7 +583,8 @@ public final class ArchiveWriter implements AutoCloseable {
 
   private GenerationCommit newCommit() throws IOException {
     return new GenerationCommit(storage, manifest.archiveId(), manifest,
-        manifest.hashAlgorithm(), manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize(), options);
+        manifest.hashAlgorithm(), manifest.bucketCapacity(), manifest.blockSize(),
+        manifest.partSize(), options);
   }
 
   private ChangeResult finish(GenerationCommit.Result result, long added, long replacedCount,

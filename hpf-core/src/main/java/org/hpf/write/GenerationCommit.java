@@ -70,7 +70,7 @@ final class GenerationCommit implements AutoCloseable {
    * Name entries spill as Op, Length, MTime, the entry's Part, Flags, Offset and EntryLength
    * (zeros for a deletion), then the name's UTF-8 bytes (sorted by those).
    */
-  private static final int NAME_FIXED = 1 + 8 + 8 + 4 + 1 + 8 + 8;
+  private static final int NAME_FIXED = 1 + 8 + 8 + EntryLocation.SIZE;
 
   private final ArchiveStorage storage;
   private final ArchiveId id;
@@ -221,8 +221,7 @@ final class GenerationCommit implements AutoCloseable {
     ByteBuffer entry = ByteBuffer.allocate(NAME_FIXED + utf8.length).put((byte) op)
         .putLong(length).putLong(mtime);
     if (record != null) {
-      entry.putInt(record.part()).put((byte) record.flags()).putLong(record.offset())
-          .putLong(record.entryLength());
+      EntryLocation.of(record).writeTo(entry);
     } else {
       entry.position(NAME_FIXED);
     }
@@ -239,8 +238,7 @@ final class GenerationCommit implements AutoCloseable {
     int op = buf.get();
     long length = buf.getLong();
     long mtime = buf.getLong();
-    EntryLocation location = new EntryLocation(buf.getInt(), buf.get() & 0xFF, buf.getLong(),
-        buf.getLong());
+    EntryLocation location = EntryLocation.read(buf);
     String name = new String(entry, NAME_FIXED, entry.length - NAME_FIXED,
         StandardCharsets.UTF_8);
     return op == NameEntry.OP_DELETED ? NameEntry.deletion(name)

@@ -88,11 +88,10 @@ class BatchLookupTest {
 
   @Test
   void aDamagedRecordFailsOnlyTheLookupsThatNeedIt() throws IOException {
-    TreeMap<String, byte[]> files = RandomFiles.write(tmp.resolve("src"), "d", 500, 50, 21);
+    TreeMap<String, byte[]> files = RandomFiles.archive(tmp, "d.hpf", "d", 500, 50, 21,
+        WriterOptions.builder().threads(1).build());
     Configuration conf = new Configuration();
     Path archive = new Path(tmp.resolve("d.hpf").toUri());
-    ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
-        WriterOptions.builder().threads(1).build());
     List<String> names = new ArrayList<>(files.keySet());
     String victim = names.get(250);
     List<IndexRecord> before;

@@ -26,7 +26,6 @@ import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ForwardingStorage;
 import org.hpf.testing.RandomFiles;
-import org.hpf.write.ArchiveCreator;
 import org.hpf.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,11 +41,10 @@ class ConcurrentReadsTest {
 
   @Test
   void differentBucketsLoadInParallelAndEachFileOpensOnce() throws Exception {
-    TreeMap<String, byte[]> files = RandomFiles.write(tmp.resolve("src"), "f", 1500, 300, 3);
+    TreeMap<String, byte[]> files = RandomFiles.archive(tmp, "c.hpf", "f", 1500, 300, 3,
+        WriterOptions.builder().threads(2).bucketCapacity(64).partSize(64 << 10).build());
     Configuration conf = new Configuration();
     Path archive = new Path(tmp.resolve("c.hpf").toUri());
-    ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
-        WriterOptions.builder().threads(2).bucketCapacity(64).partSize(64 << 10).build());
 
     FileSystem fs = archive.getFileSystem(conf);
     Map<String, AtomicInteger> opens = new ConcurrentHashMap<>();

@@ -26,7 +26,6 @@ import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.io.ArchiveStorage;
 import org.hpf.testing.RandomFiles;
 import org.hpf.testing.ReadCountingStorage;
-import org.hpf.write.ArchiveCreator;
 import org.hpf.write.ArchiveWriter;
 import org.hpf.write.WriterOptions;
 import org.junit.jupiter.api.Test;
@@ -48,10 +47,9 @@ class FormatUpgradeTest {
 
   @Test
   void statAndExistsOfANewArchiveReadOnlyTheIndex() throws IOException {
-    TreeMap<String, byte[]> files = RandomFiles.write(tmp.resolve("src"), "s", 300, 700, 3);
-    Path archive = new Path(tmp.resolve("s.hpf").toUri());
-    ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
+    TreeMap<String, byte[]> files = RandomFiles.archive(tmp, "s.hpf", "s", 300, 700, 3,
         WriterOptions.builder().threads(1).bucketCapacity(64).build());
+    Path archive = new Path(tmp.resolve("s.hpf").toUri());
     ReadCountingStorage storage = counting(archive);
     try (HpfReader reader = HpfReader.open(storage, ReaderOptions.defaults())) {
       assertEquals(NameHasher.SHA256_128_ID, reader.manifest().hashAlgorithm());

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -16,7 +15,6 @@ import org.hpf.FileNotInArchiveException;
 import org.hpf.hdfs.HdfsIntegration;
 import org.hpf.testing.RandomFiles;
 import org.hpf.testing.ReadCountingStorage;
-import org.hpf.write.ArchiveCreator;
 import org.hpf.write.WriterOptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,12 +30,10 @@ class RecordCacheTest {
 
   @BeforeEach
   void createArchive() throws IOException {
-    files = RandomFiles.write(tmp.resolve("src"), "m", 400, 500, 5);
-    Configuration conf = new Configuration();
-    archive = new Path(tmp.resolve("r.hpf").toUri());
-    ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
+    files = RandomFiles.archive(tmp, "r.hpf", "m", 400, 500, 5,
         WriterOptions.builder().threads(1).bucketCapacity(50).build());
-    fs = archive.getFileSystem(conf);
+    archive = new Path(tmp.resolve("r.hpf").toUri());
+    fs = archive.getFileSystem(new Configuration());
   }
 
   private HpfReader open(long cacheBytes) throws IOException {

@@ -4,7 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
+import java.util.List;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.hpf.write.ArchiveCreator;
+import org.hpf.write.WriterOptions;
 
 /** Flat directories of random files for tests, and the bytes each name should read back. */
 public final class RandomFiles {
@@ -25,6 +29,19 @@ public final class RandomFiles {
       files.put(prefix + i, bytes);
       Files.write(dir.resolve(prefix + i), bytes);
     }
+    return files;
+  }
+
+  /**
+   * Writes random files as {@link #write} does into {@code dir/src} and creates the archive
+   * {@code dir/<archiveName>} of them; returns name to bytes.
+   */
+  public static TreeMap<String, byte[]> archive(Path dir, String archiveName, String prefix,
+      int count, int maxLength, long seed, WriterOptions options) throws IOException {
+    TreeMap<String, byte[]> files = write(dir.resolve("src"), prefix, count, maxLength, seed);
+    ArchiveCreator.create(new Configuration(),
+        new org.apache.hadoop.fs.Path(dir.resolve(archiveName).toUri()),
+        List.of(new org.apache.hadoop.fs.Path(dir.resolve("src").toUri())), options);
     return files;
   }
 }

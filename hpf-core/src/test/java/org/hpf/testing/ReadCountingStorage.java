@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.hpf.io.ArchiveInput;
 import org.hpf.io.ArchiveStorage;
+import org.hpf.io.ForwardingInput;
 import org.hpf.io.ForwardingStorage;
 
 /**
@@ -29,27 +30,12 @@ public final class ReadCountingStorage extends ForwardingStorage {
   public ArchiveInput open(String name) throws IOException {
     ArchiveInput in = super.open(name);
     AtomicLong count = reads.computeIfAbsent(name.replaceAll("-.*", ""), k -> new AtomicLong());
-    return new ArchiveInput() {
-      @Override
-      public String name() {
-        return in.name();
-      }
-
-      @Override
-      public long length() {
-        return in.length();
-      }
-
+    return new ForwardingInput(in) {
       @Override
       public void readFully(long position, byte[] buffer, int offset, int length)
           throws IOException {
         count.incrementAndGet();
-        in.readFully(position, buffer, offset, length);
-      }
-
-      @Override
-      public void close() throws IOException {
-        in.close();
+        super.readFully(position, buffer, offset, length);
       }
     };
   }
