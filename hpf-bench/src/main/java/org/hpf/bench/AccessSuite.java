@@ -16,7 +16,7 @@ import org.hpf.bench.DatasetGenerator.Member;
 import org.hpf.bench.Results.AccessResult;
 import org.hpf.bench.systems.BenchSystem;
 import org.hpf.bench.systems.HpfArchive;
-import org.hpf.read.RecordCacheStats;
+import org.hpf.internal.read.RecordCacheStats;
 
 /**
  * Suite 2 (the paper's Figs. 13 and 14): the time to get random files, cold and warm. Each

@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.ChangeResult;
-import org.hpf.write.CreateResult;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.ChangeResult;
+import org.hpf.internal.write.CreateResult;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * Measures what an append of 1,000 files costs as the archive grows: for each archive size,

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.apache.hadoop.io.SequenceFile.CompressionType;
 import org.hpf.bench.DatasetGenerator.Content;
 import org.hpf.bench.DatasetGenerator.SizeDistribution;
-import org.hpf.write.Compression;
+import org.hpf.Compression;
 import picocli.CommandLine.Option;
 
 /** Every setting of a run; picocli fills it from the command line, tests set it directly. */

@@ -18,8 +18,8 @@ import org.hpf.bench.systems.HarArchive;
 import org.hpf.bench.systems.HdfsFiles;
 import org.hpf.bench.systems.HpfArchive;
 import org.hpf.bench.systems.SequenceFiles;
-import org.hpf.format.FileHeader;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * One benchmark run: generate the dataset, start (or connect to) the cluster, create every

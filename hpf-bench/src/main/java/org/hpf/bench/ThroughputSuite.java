@@ -28,7 +28,7 @@ import org.hpf.bench.DatasetGenerator.Member;
 import org.hpf.bench.Results.ThroughputResult;
 import org.hpf.bench.systems.HdfsFiles;
 import org.hpf.bench.systems.HpfArchive;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.read.HpfReader;
 
 /**
  * Metadata throughput in the manner of Hadoop's NNThroughputBenchmark: {@code -op get|stat|list

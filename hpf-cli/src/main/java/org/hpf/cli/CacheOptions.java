@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.hpf.hdfs.HdfsOptions;
+import org.hpf.internal.hdfs.HdfsOptions;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;

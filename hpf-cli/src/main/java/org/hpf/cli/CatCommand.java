@@ -4,7 +4,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.hpf.FileNotInArchiveException;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.read.HpfReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -2,12 +2,12 @@ package org.hpf.cli;
 
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
-import org.hpf.format.Manifest;
-import org.hpf.format.Manifest.PartInfo;
-import org.hpf.hdfs.HdfsIntegration;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.ChangeResult;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.ChangeResult;
+import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -4,9 +4,9 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.function.LongConsumer;
-import org.hpf.io.ArchiveOutput;
-import org.hpf.io.ArchiveStorage;
-import org.hpf.io.ForwardingStorage;
+import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingStorage;
 
 /**
  * An {@link ArchiveStorage} that reports the bytes written to new files whose names start with

@@ -20,11 +20,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.InvalidNameException;
-import org.hpf.format.MemberNames;
-import org.hpf.format.NameEntry;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
-import org.hpf.read.ReaderOptions;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.read.ReaderOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -169,7 +169,7 @@ final class ExtractCommand extends HpfSubcommand {
       if (!reader.exists(name)) {
         throw new FileNotInArchiveException(reader.location(), name);
       }
-      MemberStatus status = reader.stat(name);
+      EntryStatus status = reader.stat(name);
       entries.add(NameEntry.present(name, status.length(), status.mtimeMillis()));
     }
     return entries.stream();

@@ -7,7 +7,7 @@ import java.io.PrintWriter;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.util.VersionInfo;
-import org.hpf.format.FileHeader;
+import org.hpf.internal.format.FileHeader;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -12,12 +12,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.NoCommittedGenerationException;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.Manifest;
-import org.hpf.hdfs.HdfsReport;
-import org.hpf.read.HpfReader;
-import org.hpf.read.ReaderOptions;
-import org.hpf.write.Recovery;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.hdfs.HdfsReport;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.Recovery;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -74,7 +74,7 @@ abstract class HpfSubcommand implements Callable<Integer> {
    * why it skipped them; nothing if the command had no report.
    */
   /** The summary line on symbolic links, when the walk met any. */
-  static void printLinks(PrintStream out, org.hpf.write.SourceLinks links) {
+  static void printLinks(PrintStream out, org.hpf.internal.write.SourceLinks links) {
     if (links != null && links.any()) {
       out.println("  links          " + links.describe());
     }

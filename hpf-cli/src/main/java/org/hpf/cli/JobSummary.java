@@ -2,7 +2,7 @@ package org.hpf.cli;
 
 import java.io.PrintStream;
 import java.util.Locale;
-import org.hpf.format.Manifest;
+import org.hpf.internal.format.Manifest;
 import org.hpf.mapreduce.build.ArchiveJob;
 
 /** The summary of an archive built or grown by a MapReduce job. */

@@ -2,9 +2,9 @@ package org.hpf.cli;
 
 import java.util.List;
 import java.util.Locale;
-import org.hpf.write.Compression;
-import org.hpf.write.SymlinkPolicy;
-import org.hpf.write.WriterOptions;
+import org.hpf.Compression;
+import org.hpf.SymlinkPolicy;
+import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;

@@ -5,7 +5,7 @@ import java.util.Iterator;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.hpf.format.NameEntry;
+import org.hpf.internal.format.NameEntry;
 
 /**
  * NameNode objects and the memory they take, in the model of K. Shvachko, "HDFS Scalability:

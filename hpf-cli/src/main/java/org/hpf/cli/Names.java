@@ -1,8 +1,8 @@
 package org.hpf.cli;
 
 import java.util.stream.Stream;
-import org.hpf.format.MemberNames;
-import org.hpf.format.NameEntry;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.format.NameEntry;
 
 /** Selecting members by name prefix from an archive's sorted name stream. */
 final class Names {

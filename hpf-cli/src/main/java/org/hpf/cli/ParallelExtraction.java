@@ -15,9 +15,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.Path;
 import org.hpf.FileNotInArchiveException;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.NameEntry;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.read.HpfReader;
 
 /**
  * Writes members to their files with several threads. Members are taken in batches; each batch

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
-import org.hpf.write.SourceRemoval;
+import org.hpf.internal.write.SourceRemoval;
 import picocli.CommandLine.ParameterException;
 
 /** Runs a source removal for a command and prints what it did. */

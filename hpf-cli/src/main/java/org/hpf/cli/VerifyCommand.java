@@ -2,10 +2,10 @@ package org.hpf.cli;
 
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
-import org.hpf.io.HadoopStorage;
-import org.hpf.read.ArchiveVerifier;
-import org.hpf.read.HpfReader;
-import org.hpf.read.ReaderOptions;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.ArchiveVerifier;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.format.IndexRecord;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.read.HpfReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.hpf.write.ForgedArchive;
+import org.hpf.internal.write.ForgedArchive;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,8 +77,8 @@ class ExtractCommandTest {
     Path copy = TestTrees.copy(shared.resolve("a.hpf"), dir.resolve("damaged.hpf"));
     String damaged = files.keySet().stream().filter(n -> files.get(n).length > 1000)
         .skip(3).findFirst().orElseThrow();
-    org.hpf.format.IndexRecord record;
-    try (org.hpf.read.HpfReader reader = org.hpf.read.HpfReader.open(
+    org.hpf.internal.format.IndexRecord record;
+    try (org.hpf.internal.read.HpfReader reader = org.hpf.internal.read.HpfReader.open(
         new org.apache.hadoop.conf.Configuration(),
         new org.apache.hadoop.fs.Path(copy.toUri()))) {
       record = reader.record(damaged);

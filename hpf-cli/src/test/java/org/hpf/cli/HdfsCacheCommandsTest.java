@@ -12,7 +12,7 @@ import java.util.Map;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.StorageType;
-import org.hpf.hdfs.RamDiskCluster;
+import org.hpf.internal.hdfs.RamDiskCluster;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

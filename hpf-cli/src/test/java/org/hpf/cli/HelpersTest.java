@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.hpf.format.NameEntry;
+import org.hpf.internal.format.NameEntry;
 import org.junit.jupiter.api.Test;
 
 /** Names.withPrefix, the plain-files model of NameNodeModel, Json. */

@@ -1,4 +1,4 @@
-package org.hpf.write;
+package org.hpf.internal.write;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -11,11 +11,11 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.NoCommittedGenerationException;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.Manifest.PartInfo;
-import org.hpf.io.HadoopStorage;
-import org.hpf.read.HpfReader;
-import org.hpf.read.ReaderOptions;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
 
 /**
  * The archives one {@link HpfFileSystem} has open, each read through one shared, thread-safe

@@ -18,14 +18,14 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.hpf.FileNotInArchiveException;
-import org.hpf.format.Codec;
-import org.hpf.format.EntryHeader;
-import org.hpf.format.EntryLocation;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.MemberNames;
-import org.hpf.format.NameEntry;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
+import org.hpf.internal.format.Codec;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.EntryLocation;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
 
 /**
  * File statuses, listings and block locations of the members of an archive and of the
@@ -79,7 +79,7 @@ final class ArchiveListing {
     }
     HpfReader reader = archive.reader;
     try {
-      MemberStatus stat = reader.stat(member);
+      EntryStatus stat = reader.stat(member);
       return file(archive, member, stat.length(), stat.mtimeMillis());
     } catch (FileNotInArchiveException notAMember) {
       return isDirectory(archive, member) ? directory(archive, member) : null;

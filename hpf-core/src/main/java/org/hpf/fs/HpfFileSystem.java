@@ -28,16 +28,16 @@ import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.hpf.StaleGenerationException;
-import org.hpf.format.Codec;
-import org.hpf.format.EntryHeader;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.MemberNames;
+import org.hpf.internal.format.Codec;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.MemberNames;
 import org.hpf.fs.ArchiveCache.Lease;
 import org.hpf.fs.HpfPaths.Location;
-import org.hpf.io.ArchiveInput;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
-import org.hpf.read.ReaderOptions;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.read.ReaderOptions;
 
 import static org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapabilityArgs;
 
@@ -189,7 +189,7 @@ public class HpfFileSystem extends FileSystem {
       lease.close();
       return MemberInputStream.inMemory(description, bytes, () -> {});
     }
-    MemberStatus status = reader.checkedStat(member); // the entry header against the record
+    EntryStatus status = reader.checkedStat(member); // the entry header against the record
     ArchiveInput part = reader.partInput(record);
     long start = record.offset() + EntryHeader.size(MemberNames.utf8(member).length);
     return MemberInputStream.inPlace(description, part, record.offset(), start,
@@ -240,7 +240,7 @@ public class HpfFileSystem extends FileSystem {
       HpfReader reader = lease.reader();
       IndexRecord record = member.isEmpty() ? null : reader.record(member);
       if (record != null) {
-        MemberStatus stat = reader.stat(member);
+        EntryStatus stat = reader.stat(member);
         FileStatus status = listing.file(lease.archive(), member, stat.length(),
             stat.mtimeMillis());
         T single = file.apply(listing.located(lease.archive(), status, member, record));

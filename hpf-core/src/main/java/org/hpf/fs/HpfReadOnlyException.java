@@ -8,6 +8,6 @@ public class HpfReadOnlyException extends HpfException {
 
   public HpfReadOnlyException(String operation, Object path) {
     super("hpf:// is read-only: " + operation + " is not supported (" + path + "); change an "
-        + "archive with 'hpf append' or 'hpf rm' (or org.hpf.write.ArchiveWriter)");
+        + "archive with 'hpf append' or 'hpf rm' (or org.hpf.ArchiveWriter)");
   }
 }

@@ -8,7 +8,7 @@ import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.hpf.CorruptArchiveException;
-import org.hpf.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveInput;
 
 /**
  * A seekable, positionable stream over one member.

@@ -22,12 +22,12 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.EntryLocation;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.NameEntry;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.EntryLocation;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.NameEntry;
 import org.hpf.fs.HpfFileSystem;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.read.HpfReader;
 
 /**
  * Reads the members of hpf archives as (name, bytes) records, with splits that group many

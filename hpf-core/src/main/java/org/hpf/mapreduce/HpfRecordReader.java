@@ -8,13 +8,13 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.EntryHeader;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.SequentialInput;
-import org.hpf.io.ArchiveInput;
-import org.hpf.io.HadoopStorage;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.SequentialInput;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.HpfReader;
 
 /**
  * Reads the entries of a split's part range in order (one sequential pass) and returns each

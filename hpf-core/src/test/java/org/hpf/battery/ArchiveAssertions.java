@@ -15,13 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.hpf.format.DirectoryFile;
-import org.hpf.format.DirectoryFile.BucketRef;
-import org.hpf.format.Manifest;
-import org.hpf.format.NameHash;
-import org.hpf.format.NameHasher;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.format.DirectoryFile.BucketRef;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
 
 /** Checks an archive against the {@link TestTree} it was made from. */
 final class ArchiveAssertions {
@@ -53,7 +53,7 @@ final class ArchiveAssertions {
       assertArrayEquals(m.bytes(), in.readAllBytes(), "open " + what);
       assertEquals(-1, in.read(), "open, read after the end " + what);
     }
-    MemberStatus status = reader.stat(m.name());
+    EntryStatus status = reader.stat(m.name());
     assertEquals(m.name(), status.name(), "stat name " + what);
     assertEquals(m.bytes().length, status.length(), "stat length " + what);
     assertEquals(m.mtimeMillis(), status.mtimeMillis(), "stat mtime " + what);

@@ -40,21 +40,21 @@ import org.hpf.DuplicateNameException;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
 import org.hpf.SourceException;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.Codec;
-import org.hpf.format.DirectoryFile;
-import org.hpf.format.DirectoryFile.BucketRef;
-import org.hpf.format.Manifest;
-import org.hpf.format.NameHash;
-import org.hpf.format.NameHasher;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
-import org.hpf.read.ReaderOptions;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.Compression;
-import org.hpf.write.CreateResult;
-import org.hpf.write.ProgressListener;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Codec;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.format.DirectoryFile.BucketRef;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.Compression;
+import org.hpf.internal.write.CreateResult;
+import org.hpf.ProgressListener;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -251,11 +251,11 @@ abstract class ArchiveBattery extends BatteryBase {
       assertEquals(result.parts(), reader.manifest().parts().size(), "parts");
       // AUTO compresses text and leaves random bytes raw.
       for (int size : special) {
-        MemberStatus raw = reader.stat("special/random-" + size);
+        EntryStatus raw = reader.stat("special/random-" + size);
         assertEquals(Codec.RAW, raw.codec(), "codec of random-" + size);
         assertEquals(size, raw.storedLength(), "stored length of random-" + size);
         if (size >= 4096) {
-          MemberStatus text = reader.stat("special/text-" + size);
+          EntryStatus text = reader.stat("special/text-" + size);
           assertEquals(Codec.LZ4, text.codec(), "codec of text-" + size);
           assertTrue(text.storedLength() <= size - size / 8, "text-" + size + " stored in "
               + text.storedLength());
@@ -355,9 +355,9 @@ abstract class ArchiveBattery extends BatteryBase {
       assertArchiveHolds(reader, tree, NameHasher.DEFAULT);
       assertEquals(Codec.RAW, reader.stat("empty").codec());
       for (int i = 0; i < 5; i++) {
-        MemberStatus text = reader.stat("text-" + i);
-        MemberStatus rand = reader.stat("random-" + i);
-        MemberStatus slightly = reader.stat("slightly-" + i);
+        EntryStatus text = reader.stat("text-" + i);
+        EntryStatus rand = reader.stat("random-" + i);
+        EntryStatus slightly = reader.stat("slightly-" + i);
         assertEquals(Codec.RAW, rand.codec(), "random bytes never compress");
         assertEquals(rand.length(), rand.storedLength());
         switch (compression) {
@@ -895,7 +895,7 @@ abstract class ArchiveBattery extends BatteryBase {
           part++;
           position = preamble;
         }
-        MemberStatus status = reader.stat(m.name());
+        EntryStatus status = reader.stat(m.name());
         assertEquals(part, status.part(), "part of " + m.name() + " " + Seeds.describe());
         assertEquals(position, status.partOffset(), "offset of " + m.name());
         position += entry;
@@ -997,8 +997,8 @@ abstract class ArchiveBattery extends BatteryBase {
       assertEquals(namesA, namesB);
       for (String name : namesA) {
         assertArrayEquals(a.get(name), b.get(name), name);
-        MemberStatus sa = a.stat(name);
-        MemberStatus sb = b.stat(name);
+        EntryStatus sa = a.stat(name);
+        EntryStatus sb = b.stat(name);
         assertEquals(sa.length(), sb.length(), name);
         assertEquals(sa.mtimeMillis(), sb.mtimeMillis(), name);
         assertEquals(sa.codec(), sb.codec(), name);
@@ -1070,7 +1070,7 @@ abstract class ArchiveBattery extends BatteryBase {
                   }
                 }
                 case 3 -> {
-                  MemberStatus s = reader.stat(m.name());
+                  EntryStatus s = reader.stat(m.name());
                   if (s.length() != m.bytes().length || s.mtimeMillis() != m.mtimeMillis()) {
                     failures.add("stat " + m.name());
                   }

@@ -2,8 +2,8 @@ package org.hpf.battery;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.hpf.format.NameHash;
-import org.hpf.format.NameHasher;
+import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.NameHasher;
 
 /**
  * MurmurHash3 except for names given a chosen hash: the test hook to force collisions on 32, 64

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.fs.Path;
 import org.hpf.InvalidNameException;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

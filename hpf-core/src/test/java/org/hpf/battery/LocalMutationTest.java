@@ -12,11 +12,11 @@ import java.util.Map;
 import org.apache.hadoop.fs.Path;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
-import org.hpf.format.Manifest;
-import org.hpf.read.HpfReader;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.ChangeResult;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.ChangeResult;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -30,28 +30,28 @@ import org.hpf.FileNotInArchiveException;
 import org.hpf.NameConflictException;
 import org.hpf.NameExistsException;
 import org.hpf.StaleGenerationException;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.DirectoryFile;
-import org.hpf.format.DirectoryFile.BucketRef;
-import org.hpf.format.FileHeader;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.Manifest;
-import org.hpf.format.MemberNames;
-import org.hpf.format.NameEntry;
-import org.hpf.format.NameHash;
-import org.hpf.format.NameHasher;
-import org.hpf.index.BucketFunction;
-import org.hpf.index.IndexFileReader;
-import org.hpf.io.ArchiveInput;
-import org.hpf.io.HadoopStorage;
-import org.hpf.read.ArchiveVerifier;
-import org.hpf.read.HpfReader;
-import org.hpf.read.ReaderOptions;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.ChangeResult;
-import org.hpf.write.Compression;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.format.DirectoryFile.BucketRef;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.index.BucketFunction;
+import org.hpf.internal.index.IndexFileReader;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.ArchiveVerifier;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.ChangeResult;
+import org.hpf.Compression;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -272,7 +272,7 @@ abstract class MutationBattery extends BatteryBase {
     // Every member the current writer added, replaced or moved is located by its names entry,
     // exactly where its index record says.
     for (NameEntry entry : listed) {
-      assertEquals(org.hpf.format.EntryLocation.of(reader.record(entry.name())),
+      assertEquals(org.hpf.internal.format.EntryLocation.of(reader.record(entry.name())),
           entry.location(), "location of '" + entry.name() + "' " + seed);
     }
     for (TestTree.Member m : model.members.values()) {
@@ -587,7 +587,7 @@ abstract class MutationBattery extends BatteryBase {
         // make layers of their own.
         java.util.Map<Integer, Long> keptBytes = new java.util.HashMap<>();
         for (String name : model.members.keySet()) {
-          org.hpf.format.IndexRecord record = reader.record(name);
+          org.hpf.internal.format.IndexRecord record = reader.record(name);
           if (record.part() % 2 != 0) {
             continue;
           }

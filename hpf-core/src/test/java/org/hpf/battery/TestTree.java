@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.hpf.format.MemberNames;
+import org.hpf.internal.format.MemberNames;
 
 /**
  * A tree of source files known byte for byte: what a test writes to a file system and later

@@ -28,27 +28,27 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.DirectoryFile;
-import org.hpf.format.DirectoryFile.BucketRef;
-import org.hpf.format.EntryHeader;
-import org.hpf.format.FileFooter;
-import org.hpf.format.FileHeader;
-import org.hpf.format.IndexHeader;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.Manifest;
-import org.hpf.format.MemberNames;
-import org.hpf.format.NameEntry;
-import org.hpf.format.NameHash;
-import org.hpf.format.NameHasher;
-import org.hpf.format.RecordLayout;
-import org.hpf.index.BucketFunction;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
-import org.hpf.read.ReaderOptions;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.format.DirectoryFile.BucketRef;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.FileFooter;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.format.IndexHeader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.format.RecordLayout;
+import org.hpf.internal.index.BucketFunction;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * Damages the files of an archive one at a time (truncations and single-bit flips) and reads
@@ -107,7 +107,7 @@ final class CorruptionSweep {
    * Where each member lives, which index bytes its lookup reads, and what reads return;
    * {@code fromIndex}: stat and exists answer from its record without reading its entry.
    */
-  record Member(String name, byte[] bytes, MemberStatus status, int entryLength,
+  record Member(String name, byte[] bytes, EntryStatus status, int entryLength,
       int headerLength, List<Touch> lookup, boolean fromIndex) {}
 
   /** A name that is not a member (never was, or was deleted), and what its lookup reads. */
@@ -337,7 +337,7 @@ final class CorruptionSweep {
         if (!Arrays.equals(bytes, reader.get(name))) {
           throw new AssertionError("undamaged archive returns wrong bytes for " + name);
         }
-        MemberStatus status = reader.stat(name);
+        EntryStatus status = reader.stat(name);
         if (status.length() != bytes.length || entry.length() != bytes.length
             || status.mtimeMillis() != model.mtimes().get(name)
             || entry.mtimeMillis() != model.mtimes().get(name)) {
@@ -724,7 +724,7 @@ final class CorruptionSweep {
 
   /** Whether a flip hit the stored bytes (not header, not trailer) of an LZ4 member's entry. */
   private static boolean lz4StoredBytes(Damage d, Member m) {
-    if (d == null || d.truncation() || m.status().codec() != org.hpf.format.Codec.LZ4
+    if (d == null || d.truncation() || m.status().codec() != org.hpf.internal.format.Codec.LZ4
         || !d.file().equals(ArchiveLayout.part(m.status().part()))) {
       return false;
     }

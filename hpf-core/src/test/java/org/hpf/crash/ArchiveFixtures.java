@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.hpf.io.HadoopStorage;
-import org.hpf.write.Source;
-import org.hpf.write.SourceCollector;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.write.Source;
+import org.hpf.internal.write.SourceCollector;
 
 /** Sources and storage on the local file system, shared by the crash and failure tests. */
 final class ArchiveFixtures {

@@ -3,7 +3,7 @@ package org.hpf.crash;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.hpf.io.ArchiveStorage;
+import org.hpf.internal.io.ArchiveStorage;
 
 /**
  * Storage that "kills the writer" at its k-th mutating operation (create, write, flush, sync,

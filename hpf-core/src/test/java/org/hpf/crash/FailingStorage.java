@@ -2,7 +2,7 @@ package org.hpf.crash;
 
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.hpf.io.ArchiveStorage;
+import org.hpf.internal.io.ArchiveStorage;
 
 /**
  * Storage whose k-th operation after {@link #failAt} (any: create, write, flush, sync, close,

@@ -3,10 +3,10 @@ package org.hpf.crash;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
-import org.hpf.io.ArchiveInput;
-import org.hpf.io.ArchiveOutput;
-import org.hpf.io.ArchiveStorage;
-import org.hpf.io.ForwardingStorage;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingStorage;
 
 /**
  * Storage that asks before every operation whether it may happen: the seam through which the

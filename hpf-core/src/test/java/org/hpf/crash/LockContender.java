@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.ArchiveLockedException;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * A writer process for {@link TwoWritersRaceTest}: for each round it waits for the round's start

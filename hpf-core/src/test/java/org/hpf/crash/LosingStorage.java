@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
-import org.hpf.io.ArchiveOutput;
-import org.hpf.io.HadoopStorage;
+import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.HadoopStorage;
 
 /**
  * A {@link CrashingStorage} whose crash also takes what the file system had not made durable:

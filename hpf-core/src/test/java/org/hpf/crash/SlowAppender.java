@@ -3,8 +3,8 @@ package org.hpf.crash;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * A writer process for {@link DeadWriterLockTest}: opens the archive for an append, adds members

@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.read.ArchiveVerifier;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.read.ArchiveVerifier;
+import org.hpf.internal.read.HpfReader;
 import org.hpf.testing.MiniDfs;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,8 +80,8 @@ class TwoWritersRaceTest {
         }
       }
       ArchiveVerifier.Report report = ArchiveVerifier.verify(
-          org.hpf.hdfs.HdfsIntegration.storage(archive.getFileSystem(conf), archive),
-          org.hpf.read.ReaderOptions.defaults(), bytes -> {});
+          org.hpf.internal.hdfs.HdfsIntegration.storage(archive.getFileSystem(conf), archive),
+          org.hpf.internal.read.ReaderOptions.defaults(), bytes -> {});
       assertTrue(report.ok(), report.problems().toString());
     } finally {
       for (Process process : contenders) {

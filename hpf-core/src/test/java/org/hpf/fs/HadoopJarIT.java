@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,7 +76,7 @@ class HadoopJarIT {
         "-D", "hadoop.tmp.dir=" + dir.resolve("hadoop-tmp"), src.toUri().toString(),
         archive.toUri().toString());
     assertTrue(out.contains("created generation 1"), out);
-    try (var reader = org.hpf.read.HpfReader.open(new Configuration(),
+    try (var reader = org.hpf.internal.read.HpfReader.open(new Configuration(),
         new org.apache.hadoop.fs.Path(archive.toUri()))) {
       assertEquals(files.size(), reader.manifest().fileCount());
       for (Map.Entry<String, String> f : files.entrySet()) {

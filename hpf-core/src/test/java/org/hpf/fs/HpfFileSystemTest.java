@@ -27,12 +27,12 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.contract.ContractTestUtils;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.hpf.CorruptArchiveException;
-import org.hpf.format.Codec;
-import org.hpf.read.HpfReader;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
-import org.hpf.write.WriterTestHooks;
+import org.hpf.internal.format.Codec;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
+import org.hpf.internal.write.WriterTestHooks;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -358,7 +358,7 @@ class HpfFileSystemTest {
   @Test
   void sequentialReadOfADamagedMemberFails() throws IOException {
     freshArchive();
-    org.hpf.format.IndexRecord record = recordOfBig();
+    org.hpf.internal.format.IndexRecord record = recordOfBig();
     java.io.File part = partOf(record);
     try (RandomAccessFile file = new RandomAccessFile(part, "rw")) {
       long at = record.offset() + record.entryLength() / 2;
@@ -374,22 +374,22 @@ class HpfFileSystemTest {
     }
   }
 
-  private org.hpf.format.IndexRecord recordOfBig() throws IOException {
+  private org.hpf.internal.format.IndexRecord recordOfBig() throws IOException {
     try (HpfReader reader = HpfReader.open(conf, archive)) {
       return reader.record(SourceTree.BIG);
     }
   }
 
   /** The part file of the test's own archive that holds {@code record}'s entry. */
-  private java.io.File partOf(org.hpf.format.IndexRecord record) {
+  private java.io.File partOf(org.hpf.internal.format.IndexRecord record) {
     return new java.io.File(tmp.resolve("own.hpf").toFile(),
-        org.hpf.format.ArchiveLayout.part(record.part()));
+        org.hpf.internal.format.ArchiveLayout.part(record.part()));
   }
 
   @Test
   void aPartCutWhileAMemberIsOpenNamesTheMember() throws IOException {
     freshArchive();
-    org.hpf.format.IndexRecord record = recordOfBig();
+    org.hpf.internal.format.IndexRecord record = recordOfBig();
     java.io.File part = partOf(record);
     try (FSDataInputStream in = fs.open(p(SourceTree.BIG))) {
       in.readFully(new byte[100]);

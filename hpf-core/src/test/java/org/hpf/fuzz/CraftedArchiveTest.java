@@ -18,12 +18,12 @@ import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
-import org.hpf.format.Checksums;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.format.Checksums;
+import org.hpf.internal.read.HpfReader;
 import org.hpf.testing.LocalTrees;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -199,7 +199,7 @@ class CraftedArchiveTest {
       }
       try (var names = reader.listEntries()) {
         // A crafted names segment can list any name; reading one it made up must not give bytes.
-        for (var entry : (Iterable<org.hpf.format.NameEntry>) names::iterator) {
+        for (var entry : (Iterable<org.hpf.internal.format.NameEntry>) names::iterator) {
           if (!members.containsKey(entry.name())) {
             errors += readOne(reader, entry.name(), null, context);
           }

@@ -20,12 +20,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
-import org.hpf.io.HadoopStorage;
-import org.hpf.read.HpfReader;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.HpfReader;
 import org.hpf.testing.LocalTrees;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -118,23 +118,23 @@ class FuzzTest {
         hadoopPath(crashedCopy), (short) 1);
     HadoopStorage target = new HadoopStorage(FileSystem.getLocal(CONF), hadoopPath(template),
         (short) 1);
-    try (HpfReader before = HpfReader.open(target, org.hpf.read.ReaderOptions.defaults());
-        HpfReader after = HpfReader.open(source, org.hpf.read.ReaderOptions.defaults());
+    try (HpfReader before = HpfReader.open(target, org.hpf.internal.read.ReaderOptions.defaults());
+        HpfReader after = HpfReader.open(source, org.hpf.internal.read.ReaderOptions.defaults());
         var names = after.listEntries()) {
-      org.hpf.format.Manifest base = before.manifest();
-      List<org.hpf.format.JournalEntry> entries = new ArrayList<>();
-      for (org.hpf.format.NameEntry entry : (Iterable<org.hpf.format.NameEntry>) names::iterator) {
+      org.hpf.internal.format.Manifest base = before.manifest();
+      List<org.hpf.internal.format.JournalEntry> entries = new ArrayList<>();
+      for (org.hpf.internal.format.NameEntry entry : (Iterable<org.hpf.internal.format.NameEntry>) names::iterator) {
         if (!before.exists(entry.name())) {
-          entries.add(new org.hpf.format.JournalEntry(entry.name(), after.record(entry.name()),
+          entries.add(new org.hpf.internal.format.JournalEntry(entry.name(), after.record(entry.name()),
               entry.mtimeMillis()));
         }
       }
-      org.hpf.format.JournalHeader header = new org.hpf.format.JournalHeader(
-          org.hpf.format.JournalHeader.APPEND, false, base.hashAlgorithm(), base.generation(),
+      org.hpf.internal.format.JournalHeader header = new org.hpf.internal.format.JournalHeader(
+          org.hpf.internal.format.JournalHeader.APPEND, false, base.hashAlgorithm(), base.generation(),
           base.bucketCapacity(),
           base.blockSize(), base.partSize());
-      try (org.hpf.format.JournalWriter journal = new org.hpf.format.JournalWriter(
-          target.create(org.hpf.format.ArchiveLayout.journal(base.generation() + 1), 0),
+      try (org.hpf.internal.format.JournalWriter journal = new org.hpf.internal.format.JournalWriter(
+          target.create(org.hpf.internal.format.ArchiveLayout.journal(base.generation() + 1), 0),
           base.archiveId(), header)) {
         journal.append(entries);
       }

@@ -18,14 +18,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.format.ArchiveId;
-import org.hpf.format.FileHeader;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.CreateResult;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.ArchiveId;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.CreateResult;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * The inputs of the golden version-1 archive: fixed member contents and modification times,
@@ -301,7 +301,7 @@ final class GoldenArchive {
     }
     for (String name : names) {
       byte[] bytes = reader.get(name);
-      MemberStatus status = reader.stat(name);
+      EntryStatus status = reader.stat(name);
       text.append("member\t").append(bytes.length).append('\t').append(crc32c(bytes))
           .append('\t').append(sha256(bytes)).append('\t').append(status.codec()).append('\t')
           .append(status.mtimeMillis()).append('\t').append(name).append('\n');

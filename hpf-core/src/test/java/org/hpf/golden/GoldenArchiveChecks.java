@@ -24,17 +24,17 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.FileNotInArchiveException;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.FileFooter;
-import org.hpf.format.FileHeader;
-import org.hpf.format.FileKind;
-import org.hpf.format.Manifest;
-import org.hpf.format.MemberNames;
-import org.hpf.format.NameEntry;
-import org.hpf.format.NameHasher;
-import org.hpf.io.HadoopStorage;
-import org.hpf.read.HpfReader;
-import org.hpf.read.MemberStatus;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.FileFooter;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.format.FileKind;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.EntryStatus;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -174,7 +174,7 @@ abstract class GoldenArchiveChecks {
       for (int layer = 0; layer < reader.layers().size(); layer++) {
         for (var bucket : reader.layers().get(layer).buckets()) {
           if (bucket.recordCount() == 0) {
-            assertEquals(new org.hpf.format.DirectoryFile.BucketRef(bucket.localDepth(), 0, 0, 0,
+            assertEquals(new org.hpf.internal.format.DirectoryFile.BucketRef(bucket.localDepth(), 0, 0, 0,
                 0, 0), bucket, "an empty bucket has no index file");
             continue;
           }
@@ -204,7 +204,7 @@ abstract class GoldenArchiveChecks {
           streamed = in.readAllBytes();
         }
         assertArrayEquals(bytes, streamed, name);
-        MemberStatus status = reader.stat(name);
+        EntryStatus status = reader.stat(name);
         assertEquals(member.length(), status.length(), name);
         assertEquals(member.codec(), status.codec().toString(), name);
         assertEquals(member.mtime(), status.mtimeMillis(), name);
@@ -746,11 +746,11 @@ abstract class GoldenArchiveChecks {
           assertEquals(0, length, "a deletion's Length");
           assertEquals(0, mtime, "a deletion's MTimeMillis");
         }
-        org.hpf.format.EntryLocation location = null;
+        org.hpf.internal.format.EntryLocation location = null;
         if (op == 1 && version > 1) {
           // Location --> Part:uint24, Flags:uint8, Offset:uint40, EntryLength:uint40
           int at = buf.position();
-          location = new org.hpf.format.EntryLocation((int) unsigned(names, at, 3),
+          location = new org.hpf.internal.format.EntryLocation((int) unsigned(names, at, 3),
               names[at + 3] & 0xFF, unsigned(names, at + 4, 5), unsigned(names, at + 9, 5));
           buf.position(at + 14);
         }
@@ -843,7 +843,7 @@ abstract class GoldenArchiveChecks {
       if (version > 1) {
         // Every member of a version 2 archive is located by its newest names entry.
         Record record = byName.get(entry.name());
-        assertEquals(new org.hpf.format.EntryLocation(record.part(), record.flags(),
+        assertEquals(new org.hpf.internal.format.EntryLocation(record.part(), record.flags(),
             record.offset(), record.entryLength()), entry.location(), g + " " + entry.name());
       }
     }

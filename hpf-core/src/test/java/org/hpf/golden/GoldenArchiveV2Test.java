@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.hpf.format.FileFooter;
-import org.hpf.format.FileHeader;
-import org.hpf.format.FileKind;
+import org.hpf.internal.format.FileFooter;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.format.FileKind;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -7,8 +7,8 @@ import java.util.Random;
 import java.util.List;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.WriterOptions;
 
 /** Flat directories of random files for tests, and the bytes each name should read back. */
 public final class RandomFiles {

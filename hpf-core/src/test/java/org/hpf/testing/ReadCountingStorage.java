@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.hpf.io.ArchiveInput;
-import org.hpf.io.ArchiveStorage;
-import org.hpf.io.ForwardingInput;
-import org.hpf.io.ForwardingStorage;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingInput;
+import org.hpf.internal.io.ForwardingStorage;
 
 /**
  * A storage that counts the positioned reads of the files it opens, by kind of file: the name up

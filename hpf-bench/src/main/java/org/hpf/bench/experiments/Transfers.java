@@ -10,11 +10,11 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.bench.systems.HdfsFiles;
-import org.hpf.read.HpfReader;
-import org.hpf.read.ReaderOptions;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.Compression;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.Compression;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * The transfers the experiments time, one client thread each, as the seed's FileSystem shell

@@ -2,10 +2,10 @@ package org.hpf.bench.jmh;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.hpf.format.DirectoryFile;
-import org.hpf.format.NameHash;
-import org.hpf.format.NameHasher;
-import org.hpf.index.BucketFunction;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.index.BucketFunction;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;

@@ -1,7 +1,7 @@
 package org.hpf.bench.jmh;
 
-import org.hpf.format.NameHash;
-import org.hpf.format.NameHasher;
+import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.NameHasher;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
 

@@ -1,10 +1,10 @@
 package org.hpf.bench.jmh;
 
 import org.hpf.CorruptArchiveException;
-import org.hpf.format.EntryHeader;
-import org.hpf.format.IndexRecord;
-import org.hpf.format.NameHasher;
-import org.hpf.format.RecordLayout;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.format.RecordLayout;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
 

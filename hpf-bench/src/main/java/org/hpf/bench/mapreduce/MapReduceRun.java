@@ -28,9 +28,9 @@ import org.hpf.bench.DatasetGenerator;
 import org.hpf.bench.Results;
 import org.hpf.bench.systems.HarArchive;
 import org.hpf.mapreduce.build.ArchiveJob;
-import org.hpf.read.HpfReader;
-import org.hpf.write.SourceRemoval;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.write.SourceRemoval;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * The MapReduce build against {@code hadoop archive}: the same files uploaded to the cluster,

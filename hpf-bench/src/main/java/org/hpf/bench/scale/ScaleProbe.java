@@ -18,13 +18,13 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.bench.DatasetGenerator;
 import org.hpf.bench.DatasetGenerator.Generated;
 import org.hpf.bench.Results;
-import org.hpf.format.DirectoryFile;
-import org.hpf.hdfs.HdfsIntegration;
-import org.hpf.read.ArchiveVerifier;
-import org.hpf.read.HpfReader;
-import org.hpf.read.ReaderOptions;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.read.ArchiveVerifier;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * One archive size of the scale suite, in a JVM of its own so the heap it reports is the

@@ -11,14 +11,14 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.hpf.bench.DatasetGenerator.Dataset;
-import org.hpf.hdfs.CachePinning;
-import org.hpf.hdfs.CacheStatus;
-import org.hpf.read.HpfReader;
-import org.hpf.read.RecordCacheStats;
-import org.hpf.read.ReaderOptions;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.CreateResult;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.hdfs.CachePinning;
+import org.hpf.internal.hdfs.CacheStatus;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.RecordCacheStats;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.CreateResult;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * HPF: {@link ArchiveCreator#create} straight from the local files (no upload first), then

@@ -17,14 +17,14 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.hpf.SourceException;
-import org.hpf.format.Manifest;
-import org.hpf.hdfs.HdfsReport;
-import org.hpf.write.ProgressListener;
-import org.hpf.write.SourceLinks;
-import org.hpf.write.SourceRemoval;
-import org.hpf.write.StagedChange;
-import org.hpf.write.StagedPlan;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.hdfs.HdfsReport;
+import org.hpf.ProgressListener;
+import org.hpf.internal.write.SourceLinks;
+import org.hpf.internal.write.SourceRemoval;
+import org.hpf.internal.write.StagedChange;
+import org.hpf.internal.write.StagedPlan;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * Builds an archive from directories already on a cluster file system with a MapReduce job,

@@ -2,8 +2,8 @@ package org.hpf.mapreduce.build;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.hpf.write.Compression;
-import org.hpf.write.WriterOptions;
+import org.hpf.Compression;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * The {@link Configuration} keys of the archive job: what a user may set (with {@code -D} or in

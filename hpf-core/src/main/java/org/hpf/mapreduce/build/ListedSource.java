@@ -7,7 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
-import org.hpf.write.Source;
+import org.hpf.internal.write.Source;
 
 /** One file of the job's source listing: member name, path, length and modification time. */
 public final class ListedSource implements Writable {

@@ -11,12 +11,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.hpf.hdfs.HdfsIntegration;
-import org.hpf.io.ArchiveStorage;
-import org.hpf.write.Source;
-import org.hpf.write.StagedMerge;
-import org.hpf.write.StagedPlan;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.write.Source;
+import org.hpf.internal.write.StagedMerge;
+import org.hpf.internal.write.StagedPlan;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * A map task: merges its split's files into part files of its attempt's work directory with

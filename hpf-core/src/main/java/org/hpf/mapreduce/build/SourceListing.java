@@ -12,11 +12,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.hpf.LimitExceededException;
-import org.hpf.format.EntryHeader;
-import org.hpf.format.FileFooter;
-import org.hpf.format.FileHeader;
-import org.hpf.format.MemberNames;
-import org.hpf.write.Source;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.FileFooter;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.write.Source;
 
 /**
  * The job's source listing, written as the driver walks the sources: a SequenceFile of

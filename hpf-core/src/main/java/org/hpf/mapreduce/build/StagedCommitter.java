@@ -12,9 +12,9 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.hpf.write.StagedChange;
-import org.hpf.write.StagedMerge;
-import org.hpf.write.StagedPlan;
+import org.hpf.internal.write.StagedChange;
+import org.hpf.internal.write.StagedMerge;
+import org.hpf.internal.write.StagedPlan;
 
 /**
  * Commits the archive job's output the way a file output format does, with the archive's own

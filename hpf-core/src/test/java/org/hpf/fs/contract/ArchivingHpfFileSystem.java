@@ -20,13 +20,13 @@ import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
-import org.hpf.format.NameEntry;
+import org.hpf.internal.format.NameEntry;
 import org.hpf.fs.HpfFileSystem;
-import org.hpf.read.HpfReader;
-import org.hpf.write.ArchiveWriter;
-import org.hpf.write.Compression;
-import org.hpf.write.Source;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.Compression;
+import org.hpf.internal.write.Source;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * TEST ONLY: {@link HpfFileSystem} with writes, so that Hadoop's contract tests (which create

@@ -11,9 +11,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.hpf.fs.HpfFileSystem;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.Compression;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.Compression;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * The contract of {@code hpf://} for Hadoop's FileSystem contract tests ({@code

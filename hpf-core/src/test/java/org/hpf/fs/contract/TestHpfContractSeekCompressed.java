@@ -3,7 +3,7 @@ package org.hpf.fs.contract;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractSeekTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.hpf.write.Compression;
+import org.hpf.Compression;
 
 /** Hadoop's Seek contract against hpf://, over LZ4-compressed members. */
 class TestHpfContractSeekCompressed extends AbstractContractSeekTest {

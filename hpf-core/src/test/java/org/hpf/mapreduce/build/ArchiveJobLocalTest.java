@@ -17,12 +17,12 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.DuplicateNameException;
 import org.hpf.NameExistsException;
 import org.hpf.SourceException;
-import org.hpf.format.ArchiveLayout;
-import org.hpf.format.Manifest;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
 import org.hpf.fs.LocalJobs;
-import org.hpf.read.HpfReader;
-import org.hpf.write.ArchiveCreator;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -166,25 +166,25 @@ class ArchiveJobLocalTest {
     ArchiveJob.create(conf, List.of(first), archive, options());
 
     // A driver starts an append, its tasks stage work, and it dies (never closed).
-    org.hpf.write.StagedChange dead = org.hpf.write.StagedChange.append(conf, archive,
+    org.hpf.internal.write.StagedChange dead = org.hpf.internal.write.StagedChange.append(conf, archive,
         options());
     Path work = new Path(dead.stagingDirectory(), "attempts/a0");
     fs.mkdirs(work);
-    try (org.hpf.write.StagedMerge merge = new org.hpf.write.StagedMerge(
-        org.hpf.hdfs.HdfsIntegration.storage(fs, work), dead.plan(), options(),
+    try (org.hpf.internal.write.StagedMerge merge = new org.hpf.internal.write.StagedMerge(
+        org.hpf.internal.hdfs.HdfsIntegration.storage(fs, work), dead.plan(), options(),
         dead.plan().firstPartId(), dead.plan().firstPartId() + 10)) {
       dead.survey(List.of(second), merge::add);
       merge.finish();
     }
-    Path journal = new Path(work, org.hpf.write.StagedMerge.JOURNAL);
+    Path journal = new Path(work, org.hpf.internal.write.StagedMerge.JOURNAL);
 
     // An operator breaks the stale lock: recovery removes the staged work...
-    org.hpf.write.ArchiveWriter.recover(conf, archive,
+    org.hpf.internal.write.ArchiveWriter.recover(conf, archive,
         WriterOptions.builder().breakLock(true).build());
     assertFalse(JobSources.entries(fs, archive).contains(ArchiveLayout.STAGING));
     // ...and the dead driver's job can no longer commit it.
     org.hpf.HpfException refused = assertThrows(org.hpf.HpfException.class,
-        () -> org.hpf.write.StagedChange.commit(conf, archive, dead.plan(), List.of(journal),
+        () -> org.hpf.internal.write.StagedChange.commit(conf, archive, dead.plan(), List.of(journal),
             options()));
     assertTrue(refused.getMessage().contains("no longer holds"), refused.getMessage());
     JobSources.assertHolds(conf, archive, files);

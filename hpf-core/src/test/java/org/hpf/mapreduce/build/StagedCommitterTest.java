@@ -16,11 +16,11 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
-import org.hpf.hdfs.HdfsIntegration;
-import org.hpf.write.Source;
-import org.hpf.write.StagedChange;
-import org.hpf.write.StagedMerge;
-import org.hpf.write.WriterOptions;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.write.Source;
+import org.hpf.internal.write.StagedChange;
+import org.hpf.internal.write.StagedMerge;
+import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,7 +76,7 @@ class StagedCommitterTest {
     FileSystem fs = work.getFileSystem(job);
     fs.mkdirs(work);
     try (StagedMerge merge = new StagedMerge(HdfsIntegration.storage(fs, work),
-        org.hpf.write.StagedPlan.load(job), options, 0, 40)) {
+        org.hpf.internal.write.StagedPlan.load(job), options, 0, 40)) {
       for (Source source : sources) {
         merge.add(source);
       }

@@ -1,0 +1,97 @@
+package org.hpf;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import org.apache.hadoop.fs.BlockLocation;
+
+/**
+ * Reads the members of one archive, as of the generation it opened (see {@link #refresh()}).
+ * Open one with {@link HpfArchive#openReader}; it is thread-safe, and meant to be kept open
+ * and shared: opening costs reading the manifest, after which a lookup costs no NameNode call
+ * once the files it needs are open.
+ *
+ * <p>A lookup reads at most one bucket's function (once per bucket, then kept), one 40-byte
+ * record and the member's entry: on HDFS, two positioned reads for a member whose bucket is
+ * loaded. Every read is checked against its checksums; damage fails with
+ * {@link CorruptArchiveException} and is never returned as data.
+ */
+public interface ArchiveReader extends Closeable {
+  /**
+   * Reads a member whole.
+   *
+   * @param name the member's name
+   * @return its bytes, checked against the CRC32C it was stored with
+   * @throws FileNotInArchiveException if the archive has no such member
+   * @throws CorruptArchiveException if what was read is damaged
+   * @throws IOException if the file system fails
+   */
+  byte[] get(String name) throws IOException;
+
+  /**
+   * Opens a member as a stream. Members up to 1 MiB, and compressed ones, are read and checked
+   * whole before the first byte is returned; a larger raw member streams, and its checksum is
+   * checked when the stream reaches its end (reading it only in part checks nothing).
+   *
+   * @param name the member's name
+   * @return a stream of its bytes; close it
+   * @throws FileNotInArchiveException if the archive has no such member
+   * @throws IOException if the file system fails or the member is damaged
+   */
+  InputStream open(String name) throws IOException;
+
+  /**
+   * Whether the archive has a member. Costs one record read, no entry read, for an archive
+   * whose names are hashed with SHA-256 (every archive created by this version).
+   *
+   * @param name the name to look for
+   * @return true when it is a member
+   * @throws IOException if the file system fails or the index is damaged
+   */
+  boolean exists(String name) throws IOException;
+
+  /**
+   * The status of a member: its length and modification time, from its 40-byte index record
+   * (for archives created before format version 2, from its entry's header).
+   *
+   * @param name the member's name
+   * @return its status
+   * @throws FileNotInArchiveException if the archive has no such member
+   * @throws IOException if the file system fails or the index is damaged
+   */
+  MemberStatus stat(String name) throws IOException;
+
+  /**
+   * Lists the members whose names start with {@code prefix} ({@code ""} for all; {@code "a/b/"}
+   * for the tree below directory {@code a/b}), in increasing UTF-8 byte order, streamed from
+   * the names files without reading the index.
+   *
+   * @param prefix the start the names share
+   * @return the members; close it if not read to its end
+   * @throws IOException if the file system fails (or, from the iterator, if a names file is
+   *     damaged)
+   */
+  MemberIterator list(String prefix) throws IOException;
+
+  /**
+   * Where a member's bytes are: the blocks of its part file that hold its entry, for placing
+   * work near the data (as an InputFormat does).
+   *
+   * @param name the member's name
+   * @return the block locations, with offsets relative to the member's entry
+   * @throws FileNotInArchiveException if the archive has no such member
+   * @throws IOException if the file system fails
+   */
+  BlockLocation[] blockLocations(String name) throws IOException;
+
+  /**
+   * Moves to the newest committed generation, if a writer committed one since this reader
+   * opened (one NameNode listing of the archive's manifests). Call it between reads, not while
+   * other threads read: the files of the generation left are closed.
+   *
+   * @return true when the reader now reads a newer generation
+   * @throws IOException if the newer generation cannot be opened; the reader then stays on its
+   *     generation
+   */
+  boolean refresh() throws IOException;
+}

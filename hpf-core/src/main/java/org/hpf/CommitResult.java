@@ -1,0 +1,15 @@
+package org.hpf;
+
+/**
+ * What one commit published.
+ *
+ * @param generation the generation the commit published; readers opened from now on read it
+ * @param filesAdded members added under names the archive did not have
+ * @param filesReplaced members whose bytes were replaced
+ * @param filesDeleted members deleted
+ * @param bytesWritten bytes written to new part files (entries, not index files)
+ * @param fileCount members in the archive after the commit
+ * @param millis how long the change took, from its first member to the end of the commit
+ */
+public record CommitResult(long generation, long filesAdded, long filesReplaced,
+    long filesDeleted, long bytesWritten, long fileCount, long millis) {}

@@ -1,0 +1,97 @@
+package org.hpf;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.hpf.internal.write.ChangeResult;
+
+/**
+ * The {@link ArchiveWriter} over the engine's writer. A compaction is held until the commit,
+ * where it runs as the engine's own one-shot change.
+ */
+final class DefaultArchiveWriter implements ArchiveWriter {
+  private final org.hpf.internal.write.ArchiveWriter writer;
+  /** The live fraction of a compaction asked for and not yet committed, or NaN. */
+  private double compaction = Double.NaN;
+
+  DefaultArchiveWriter(org.hpf.internal.write.ArchiveWriter writer) {
+    this.writer = writer;
+  }
+
+  @Override
+  public void add(String name, InputStream in, long length, long modificationTime)
+      throws IOException {
+    checkNoCompaction();
+    writer.add(name, in, length, modificationTime);
+  }
+
+  @Override
+  public void add(String name, byte[] bytes) throws IOException {
+    checkNoCompaction();
+    writer.add(name, bytes, System.currentTimeMillis());
+  }
+
+  @Override
+  public void replace(String name, InputStream in, long length, long modificationTime)
+      throws IOException {
+    checkNoCompaction();
+    writer.replace(name, in, length, modificationTime);
+  }
+
+  @Override
+  public void addTree(List<Path> roots, ExistingNames existing) throws IOException {
+    checkNoCompaction();
+    writer.addTree(roots, existing);
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    checkNoCompaction();
+    writer.stageDelete(name);
+  }
+
+  @Override
+  public void compact(double minLiveFraction) {
+    if (!(minLiveFraction >= 0 && minLiveFraction <= 1)) {
+      throw new IllegalArgumentException("live fraction must be in [0, 1]: " + minLiveFraction);
+    }
+    if (writer.hasPendingChanges()) {
+      throw new IllegalStateException("a compaction is a change of its own: commit or abort "
+          + "the members added or deleted first");
+    }
+    compaction = minLiveFraction;
+  }
+
+  private void checkNoCompaction() {
+    if (!Double.isNaN(compaction)) {
+      throw new IllegalStateException("a compaction is a change of its own: commit or abort "
+          + "it first");
+    }
+  }
+
+  @Override
+  public CommitResult commit() throws IOException {
+    ChangeResult result;
+    if (Double.isNaN(compaction)) {
+      result = writer.commit();
+    } else {
+      double fraction = compaction;
+      compaction = Double.NaN;
+      result = writer.compact(fraction);
+    }
+    return new CommitResult(result.generation(), result.filesAdded(), result.filesReplaced(),
+        result.filesDeleted(), result.bytesWritten(), result.fileCount(), result.millis());
+  }
+
+  @Override
+  public void abort() throws IOException {
+    compaction = Double.NaN;
+    writer.abort();
+  }
+
+  @Override
+  public void close() throws IOException {
+    writer.close();
+  }
+}

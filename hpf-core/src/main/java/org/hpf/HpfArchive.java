@@ -1,0 +1,162 @@
+package org.hpf;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.hpf.internal.hdfs.HdfsOptions;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.WriterOptions;
+
+/**
+ * Where a program starts with hpf: opens readers and writers of archives on any Hadoop file
+ * system ({@code hdfs://}, {@code file://}, ...). An archive is a directory, by convention named
+ * {@code *.hpf}.
+ *
+ * <pre>{@code
+ * Configuration conf = new Configuration();
+ * Path archive = new Path("hdfs://namenode:8020/data/logs.hpf");
+ * try (ArchiveWriter writer = HpfArchive.create(archive, conf)) {
+ *   writer.add("2026/11/25/app.log", bytes);
+ *   writer.commit();
+ * }
+ * try (ArchiveReader reader = HpfArchive.openReader(archive, conf)) {
+ *   byte[] log = reader.get("2026/11/25/app.log");
+ * }
+ * }</pre>
+ *
+ * <p>The methods without settings read them from {@code conf} ({@link ArchiveSettings#from},
+ * {@link WriteSettings#from}, {@link ReadSettings#from}), so a MapReduce or Spark job
+ * configures hpf as it configures everything else.
+ */
+public final class HpfArchive {
+  private HpfArchive() {}
+
+  /**
+   * Opens a reader of the archive's newest generation, with settings from {@code conf}.
+   *
+   * @param archive the archive's directory
+   * @param conf the Hadoop configuration (file system, {@code hpf.read.*} keys)
+   * @return a reader; close it
+   * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
+   * @throws NoCommittedGenerationException if its first generation was never committed
+   * @throws CorruptArchiveException if its manifest is damaged
+   * @throws ArchiveVersionException if it was written by a newer version of hpf
+   * @throws IOException if the file system fails
+   */
+  public static ArchiveReader openReader(Path archive, Configuration conf) throws IOException {
+    return openReader(archive, conf, ReadSettings.from(conf));
+  }
+
+  /**
+   * Opens a reader of the archive's newest generation. Costs listing the archive's manifests
+   * and reading the newest one (on HDFS: 3 NameNode calls and 1 DataNode read).
+   *
+   * @param archive the archive's directory
+   * @param conf the Hadoop configuration
+   * @param settings how to read
+   * @return a reader; close it
+   * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
+   * @throws IOException as {@link #openReader(Path, Configuration)}
+   */
+  public static ArchiveReader openReader(Path archive, Configuration conf,
+      ReadSettings settings) throws IOException {
+    ReaderOptions options = new ReaderOptions(null, settings.openAllFiles(),
+        settings.recordCacheBytes());
+    return new DefaultArchiveReader(HpfReader.open(archive.getFileSystem(conf), archive,
+        options));
+  }
+
+  /**
+   * Starts a new archive, with its layout and the writer's settings from {@code conf}.
+   *
+   * @param archive where to create it: a path that does not exist, or an empty directory
+   * @param conf the Hadoop configuration (file system, {@code hpf.archive.*},
+   *     {@code hpf.write.*} and {@code hpf.hdfs.*} keys)
+   * @return a writer; nothing is visible until its first commit
+   * @throws ArchiveExistsException if {@code archive} is a directory that is not empty
+   * @throws IOException if the file system fails
+   */
+  public static ArchiveWriter create(Path archive, Configuration conf) throws IOException {
+    return create(archive, conf, ArchiveSettings.from(conf), WriteSettings.from(conf));
+  }
+
+  /**
+   * Starts a new archive.
+   *
+   * @param archive where to create it: a path that does not exist, or an empty directory
+   * @param conf the Hadoop configuration
+   * @param layout the archive's layout, fixed from now on
+   * @param settings how this writer works
+   * @return a writer; nothing is visible until its first commit
+   * @throws ArchiveExistsException if {@code archive} is a directory that is not empty
+   * @throws LimitExceededException if the bucket capacity does not fit one block
+   * @throws IOException if the file system fails
+   */
+  public static ArchiveWriter create(Path archive, Configuration conf, ArchiveSettings layout,
+      WriteSettings settings) throws IOException {
+    return new DefaultArchiveWriter(org.hpf.internal.write.ArchiveWriter.create(conf, archive,
+        writerOptions(layout, settings)));
+  }
+
+  /**
+   * Opens an archive for changes, with the writer's settings from {@code conf}.
+   *
+   * @param archive the archive's directory
+   * @param conf the Hadoop configuration
+   * @return a writer
+   * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
+   * @throws ArchiveLockedException if another writer holds the archive
+   * @throws IOException if recovering what a dead writer left fails, or the file system fails
+   */
+  public static ArchiveWriter openWriter(Path archive, Configuration conf) throws IOException {
+    return openWriter(archive, conf, WriteSettings.from(conf));
+  }
+
+  /**
+   * Opens an archive for changes: takes its lock, then recovers whatever a writer that died
+   * left (rolls its journal forward, or removes its files).
+   *
+   * @param archive the archive's directory
+   * @param conf the Hadoop configuration
+   * @param settings how this writer works
+   * @return a writer
+   * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
+   * @throws ArchiveLockedException if another writer holds the archive
+   * @throws IOException if recovery fails, or the file system fails
+   */
+  public static ArchiveWriter openWriter(Path archive, Configuration conf,
+      WriteSettings settings) throws IOException {
+    // The layout is the archive's: only replication of new files is the file system's default.
+    return new DefaultArchiveWriter(org.hpf.internal.write.ArchiveWriter.open(conf, archive,
+        writerOptions(ArchiveSettings.defaults(), settings)));
+  }
+
+  static WriterOptions writerOptions(ArchiveSettings layout, WriteSettings settings) {
+    return WriterOptions.builder()
+        .partSize(layout.partSize())
+        .bucketCapacity(layout.bucketCapacity())
+        .blockSize(layout.blockSize())
+        .replication(layout.replication())
+        .threads(settings.threads)
+        .compression(settings.compression)
+        .progress(settings.progress)
+        .symlinks(settings.symlinks)
+        .scratchDirectory(settings.scratchDirectory)
+        .retainGenerations(settings.retainGenerations)
+        .breakLock(settings.breakLock)
+        .hdfs(hdfsOptions(settings))
+        .build();
+  }
+
+  static HdfsOptions hdfsOptions(WriteSettings settings) {
+    return HdfsOptions.builder()
+        .partStoragePolicy(settings.partStoragePolicy)
+        .pinIndex(settings.pinIndex)
+        .cachePool(settings.cachePool)
+        .cacheTtl(settings.cacheTtl)
+        .cacheReplication(settings.cacheReplication)
+        .createCachePool(settings.createCachePool)
+        .build();
+  }
+}

@@ -1,0 +1,325 @@
+package org.hpf;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * How one writer works: its threads, compression, progress, and on HDFS its storage policy and
+ * cache pinning (ignored, and said so in the log, on other file systems). Immutable; build with
+ * {@link #builder()} or read from a {@link Configuration} with {@link #from}.
+ */
+public final class WriteSettings {
+  /** Configuration key of {@link Builder#threads}. */
+  public static final String THREADS_KEY = "hpf.write.threads";
+  /** Configuration key of {@link Builder#compression}: {@code auto}, {@code lz4} or
+   * {@code none}. */
+  public static final String COMPRESSION_KEY = "hpf.write.compression";
+  /** Configuration key of {@link Builder#symlinks}: {@code skip}, {@code follow} or
+   * {@code fail}. */
+  public static final String SYMLINKS_KEY = "hpf.write.symlinks";
+  /** Configuration key of {@link Builder#scratchDirectory}, a local directory. */
+  public static final String SCRATCH_DIR_KEY = "hpf.write.scratch.dir";
+  /** Configuration key of {@link Builder#retainGenerations}. */
+  public static final String RETAIN_GENERATIONS_KEY = "hpf.write.retain.generations";
+  /** Configuration key of {@link Builder#partStoragePolicy}, an HDFS storage policy name. */
+  public static final String PART_STORAGE_POLICY_KEY = "hpf.hdfs.part.storage.policy";
+  /** Configuration key of {@link Builder#pinIndex}. */
+  public static final String PIN_INDEX_KEY = "hpf.hdfs.cache.pin";
+  /** Configuration key of {@link Builder#cachePool}. */
+  public static final String CACHE_POOL_KEY = "hpf.hdfs.cache.pool";
+  /** Configuration key of {@link Builder#cacheTtl}, a duration ({@code 7d}, {@code 12h};
+   * unset for ever). */
+  public static final String CACHE_TTL_KEY = "hpf.hdfs.cache.ttl";
+  /** Configuration key of {@link Builder#cacheReplication}. */
+  public static final String CACHE_REPLICATION_KEY = "hpf.hdfs.cache.replication";
+  /** Configuration key of {@link Builder#createCachePool}. */
+  public static final String CREATE_CACHE_POOL_KEY = "hpf.hdfs.cache.create.pool";
+
+  /** The storage policy whose replicas DataNodes write to memory (RAM_DISK) first. */
+  public static final String LAZY_PERSIST = "LAZY_PERSIST";
+
+  final int threads;
+  final Compression compression;
+  final ProgressListener progress;
+  final SymlinkPolicy symlinks;
+  final Path scratchDirectory;
+  final int retainGenerations;
+  final boolean breakLock;
+  final String partStoragePolicy;
+  final boolean pinIndex;
+  final String cachePool;
+  final Duration cacheTtl;
+  final int cacheReplication;
+  final boolean createCachePool;
+
+  private WriteSettings(Builder b) {
+    this.threads = b.threads;
+    this.compression = b.compression;
+    this.progress = b.progress;
+    this.symlinks = b.symlinks;
+    this.scratchDirectory = b.scratchDirectory;
+    this.retainGenerations = b.retainGenerations;
+    this.breakLock = b.breakLock;
+    this.partStoragePolicy = b.partStoragePolicy;
+    this.pinIndex = b.pinIndex;
+    this.cachePool = b.cachePool;
+    this.cacheTtl = b.cacheTtl;
+    this.cacheReplication = b.cacheReplication;
+    this.createCachePool = b.createCachePool;
+  }
+
+  /**
+   * A builder with the defaults.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The defaults (see each {@link Builder} method).
+   *
+   * @return the default settings
+   */
+  public static WriteSettings defaults() {
+    return builder().build();
+  }
+
+  /**
+   * The settings the {@code hpf.write.*} and {@code hpf.hdfs.*} keys of {@code conf} give,
+   * defaults for keys not set.
+   *
+   * @param conf the configuration to read
+   * @return the settings
+   * @throws IllegalArgumentException if a value is not valid
+   */
+  public static WriteSettings from(Configuration conf) {
+    Builder b = builder();
+    Builder defaults = builder();
+    b.threads(conf.getInt(THREADS_KEY, defaults.threads));
+    b.compression(Compression.valueOf(conf.get(COMPRESSION_KEY, defaults.compression.name())
+        .trim().toUpperCase(Locale.ROOT)));
+    b.symlinks(SymlinkPolicy.valueOf(conf.get(SYMLINKS_KEY, defaults.symlinks.name())
+        .trim().toUpperCase(Locale.ROOT)));
+    String scratch = conf.getTrimmed(SCRATCH_DIR_KEY);
+    if (scratch != null) {
+      b.scratchDirectory(Path.of(scratch));
+    }
+    b.retainGenerations(conf.getInt(RETAIN_GENERATIONS_KEY, defaults.retainGenerations));
+    b.partStoragePolicy(conf.getTrimmed(PART_STORAGE_POLICY_KEY));
+    b.pinIndex(conf.getBoolean(PIN_INDEX_KEY, defaults.pinIndex));
+    b.cachePool(conf.getTrimmed(CACHE_POOL_KEY, defaults.cachePool));
+    if (conf.getTrimmed(CACHE_TTL_KEY) != null) {
+      b.cacheTtl(Duration.ofMillis(conf.getTimeDuration(CACHE_TTL_KEY, 0,
+          java.util.concurrent.TimeUnit.MILLISECONDS)));
+    }
+    b.cacheReplication(conf.getInt(CACHE_REPLICATION_KEY, defaults.cacheReplication));
+    b.createCachePool(conf.getBoolean(CREATE_CACHE_POOL_KEY, defaults.createCachePool));
+    return b.build();
+  }
+
+  @Override
+  public String toString() {
+    return "WriteSettings[threads=" + threads + ", compression=" + compression + ", symlinks="
+        + symlinks + ", scratchDirectory=" + scratchDirectory + ", retainGenerations="
+        + retainGenerations + ", breakLock=" + breakLock + ", partStoragePolicy="
+        + partStoragePolicy + ", pinIndex=" + pinIndex + ", cachePool=" + cachePool
+        + ", cacheTtl=" + cacheTtl + ", cacheReplication=" + cacheReplication
+        + ", createCachePool=" + createCachePool + "]";
+  }
+
+  /** Single-use builder of {@link WriteSettings}. */
+  public static final class Builder {
+    private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private Compression compression = Compression.AUTO;
+    private ProgressListener progress = ProgressListener.NONE;
+    private SymlinkPolicy symlinks = SymlinkPolicy.SKIP;
+    private Path scratchDirectory = Path.of(System.getProperty("java.io.tmpdir"));
+    private int retainGenerations = 2;
+    private boolean breakLock;
+    private String partStoragePolicy;
+    private boolean pinIndex = true;
+    private String cachePool = "hpf";
+    private Duration cacheTtl;
+    private int cacheReplication = 1;
+    private boolean createCachePool = true;
+
+    private Builder() {}
+
+    /**
+     * Merge threads, each writing its own part file. Default: the cores, at least 2.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder threads(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("threads must be at least 1: " + value);
+      }
+      this.threads = value;
+      return this;
+    }
+
+    /**
+     * When members are stored LZ4-compressed. Default {@link Compression#AUTO}.
+     *
+     * @param value the policy
+     * @return this builder
+     */
+    public Builder compression(Compression value) {
+      this.compression = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * Receives progress of long work, from the merge threads. Default: none.
+     *
+     * @param value a thread-safe listener
+     * @return this builder
+     */
+    public Builder progress(ProgressListener value) {
+      this.progress = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * What {@link ArchiveWriter#addTree} does with symbolic links below a root. Default
+     * {@link SymlinkPolicy#SKIP}.
+     *
+     * @param value the policy
+     * @return this builder
+     */
+    public Builder symlinks(SymlinkPolicy value) {
+      this.symlinks = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * Local directory where the writer spills sorted runs of names and index records (about
+     * 100 bytes per member, removed by commit or abort), so that its heap does not grow with
+     * the number of members. Default: {@code java.io.tmpdir}.
+     *
+     * @param value a local directory
+     * @return this builder
+     */
+    public Builder scratchDirectory(Path value) {
+      this.scratchDirectory = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * Generations whose files a commit keeps, the newest included: a reader opened on a
+     * generation keeps working until this many newer ones are committed. Default 2.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder retainGenerations(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("at least the newest generation is kept: " + value);
+      }
+      this.retainGenerations = value;
+      return this;
+    }
+
+    /**
+     * Remove a lock left by a writer that died when opening. Only for a lock whose holder is
+     * known to be dead (the lock's error names its host and process): two live writers on one
+     * archive can lose data. Default false; deliberately not a configuration key.
+     *
+     * @param value whether to break a stale lock
+     * @return this builder
+     */
+    public Builder breakLock(boolean value) {
+      this.breakLock = value;
+      return this;
+    }
+
+    /**
+     * HDFS only: the storage policy of the part files a create or append merges, or null (the
+     * default) for the archive directory's. {@value WriteSettings#LAZY_PERSIST} writes them to
+     * the DataNodes' RAM disks first where a probe finds them, at the durability cost
+     * docs/HDFS.md describes.
+     *
+     * @param value an HDFS storage policy name, or null
+     * @return this builder
+     */
+    public Builder partStoragePolicy(String value) {
+      this.partStoragePolicy = value;
+      return this;
+    }
+
+    /**
+     * HDFS only: whether a commit pins the new generation's index files and manifest in the
+     * DataNodes' memory with centralized cache directives. Default true.
+     *
+     * @param value whether to pin
+     * @return this builder
+     */
+    public Builder pinIndex(boolean value) {
+      this.pinIndex = value;
+      return this;
+    }
+
+    /**
+     * HDFS only: the cache pool of the directives. Default "hpf".
+     *
+     * @param value a pool name
+     * @return this builder
+     */
+    public Builder cachePool(String value) {
+      this.cachePool = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /**
+     * HDFS only: how long a directive lives, or null (the default) for ever.
+     *
+     * @param value a positive duration, or null
+     * @return this builder
+     */
+    public Builder cacheTtl(Duration value) {
+      this.cacheTtl = value;
+      return this;
+    }
+
+    /**
+     * HDFS only: cached replicas per block. Default 1.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder cacheReplication(int value) {
+      this.cacheReplication = value;
+      return this;
+    }
+
+    /**
+     * HDFS only: whether a missing cache pool is created (needs the HDFS superuser). Default
+     * true.
+     *
+     * @param value whether to create the pool
+     * @return this builder
+     */
+    public Builder createCachePool(boolean value) {
+      this.createCachePool = value;
+      return this;
+    }
+
+    /**
+     * The settings.
+     *
+     * @return new settings
+     * @throws IllegalArgumentException if the HDFS cache settings are not valid
+     */
+    public WriteSettings build() {
+      WriteSettings settings = new WriteSettings(this);
+      HpfArchive.hdfsOptions(settings); // checks them
+      return settings;
+    }
+  }
+}

@@ -1,4 +1,0 @@
-package org.hpf.format;
-
-/** One journal record: a merged member's name, index record and modification time. */
-public record JournalEntry(String name, IndexRecord record, long mtimeMillis) {}

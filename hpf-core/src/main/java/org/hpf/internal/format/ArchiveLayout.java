@@ -1,0 +1,42 @@
+package org.hpf.internal.format;
+
+import java.util.Locale;
+
+/** File names inside an archive directory (docs/FORMAT.md, "The archive directory"). */
+public final class ArchiveLayout {
+  public static final String LOCK = "_lock";
+  /** Held, briefly, by the one process that takes over the lock of a writer that is gone. */
+  public static final String LOCK_TAKEOVER = "_lock.takeover";
+  public static final String JOURNAL_PREFIX = "_journal-";
+  /** Work of merges that run elsewhere (a MapReduce job), until their driver commits it. */
+  public static final String STAGING = "_staging";
+
+  private ArchiveLayout() {}
+
+  public static String part(int id) {
+    return String.format(Locale.ROOT, "part-%06d", id);
+  }
+
+  public static String index(long generation, int bucketId) {
+    return String.format(Locale.ROOT, "index-%s-%06d", Manifest.generationName(generation),
+        bucketId);
+  }
+
+  public static String directory(long generation) {
+    return "directory-" + Manifest.generationName(generation);
+  }
+
+  /** Names segment {@code n} written by {@code generation} (0 is its own changes; higher, merges). */
+  public static String names(long generation, int n) {
+    return "names-" + Manifest.generationName(generation) + "-" + n;
+  }
+
+  public static String journal(long generation) {
+    return JOURNAL_PREFIX + Manifest.generationName(generation);
+  }
+
+  public static String temporaryManifest(long generation, String unique) {
+    return Manifest.DIR + "/.tmp-" + Manifest.PREFIX + Manifest.generationName(generation) + "-"
+        + unique;
+  }
+}

@@ -1,0 +1,249 @@
+package org.hpf.internal.format;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hpf.CorruptArchiveException;
+
+/**
+ * What one committed generation consists of (docs/FORMAT.md, "Manifest"). Immutable.
+ */
+public record Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
+    int hashAlgorithm, long fileCount, long originalBytes, long storedBytes, int bucketCapacity,
+    long blockSize, long partSize, List<Layer> layers, List<NamesSegment> namesSegments,
+    List<PartInfo> parts) {
+
+  public static final String DIR = "_manifests";
+  public static final String PREFIX = "manifest-";
+
+  /**
+   * A sealed part file: its id, its length including the footer, and how many of its entries
+   * (and their bytes) the generation still uses, which is what compaction looks at.
+   */
+  public record PartInfo(int id, long length, long liveEntries, long liveBytes) {
+    /** The fraction of the part's entry bytes that live members use. */
+    public double liveFraction() {
+      long entryBytes = length - FileHeader.SIZE - 4 - FileFooter.SIZE;
+      return entryBytes <= 0 ? 1.0 : (double) liveBytes / entryBytes;
+    }
+  }
+
+  /** A names file and the number of name entries it holds. */
+  public record NamesSegment(String file, long entries) {}
+
+  /**
+   * An index layer: an extendible-hashing directory with its buckets. Layer 0 is the base;
+   * newer layers hold the records of later changes (deletions as tombstones) and win over older
+   * ones. A manifest of version 2 carries the directory itself ({@code directory}, and no
+   * file); one of version 1 names its directory file ({@code directory} null until read).
+   */
+  public record Layer(String directoryFile, long records, DirectoryFile directory) {
+    public Layer(String directoryFile, long records) {
+      this(directoryFile, records, null);
+    }
+
+    /** A layer whose directory the manifest carries. */
+    public static Layer inline(DirectoryFile directory, long records) {
+      return new Layer(null, records, directory);
+    }
+  }
+
+  public Manifest {
+    layers = List.copyOf(layers);
+    namesSegments = List.copyOf(namesSegments);
+    parts = List.copyOf(parts);
+  }
+
+  public static String fileName(long generation) {
+    return DIR + "/" + PREFIX + generationName(generation);
+  }
+
+  /** Generations are 10 decimal digits in file names. */
+  public static String generationName(long generation) {
+    return String.format(Locale.ROOT, "%010d", generation);
+  }
+
+  /** The generation named by a file in {@link #DIR}, or -1 if the name is not a manifest. */
+  public static long generationOf(String fileName) {
+    if (!fileName.startsWith(PREFIX)) {
+      return -1;
+    }
+    String digits = fileName.substring(PREFIX.length());
+    if (digits.length() != 10 || !digits.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    return Long.parseLong(digits);
+  }
+
+  public byte[] toBytes() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ChecksummedOutput out = new ChecksummedOutput(bytes);
+    DataOutputStream data = out.data();
+    FileHeader.write(data, FileKind.MANIFEST, archiveId);
+    data.writeLong(generation);
+    data.writeLong(commitTimeMillis);
+    data.writeByte(hashAlgorithm);
+    data.writeLong(fileCount);
+    data.writeLong(originalBytes);
+    data.writeLong(storedBytes);
+    data.writeInt(bucketCapacity);
+    data.writeLong(blockSize);
+    data.writeLong(partSize);
+    data.writeInt(layers.size());
+    for (Layer layer : layers) {
+      if (layer.directory() == null) {
+        throw new IllegalStateException("a manifest of version 2 carries every directory: "
+            + layer.directoryFile() + " was not read");
+      }
+      data.writeLong(layer.records());
+      data.writeInt(layer.directory().bodyLength());
+      layer.directory().writeBody(data);
+    }
+    data.writeInt(namesSegments.size());
+    for (NamesSegment segment : namesSegments) {
+      writeString(data, segment.file());
+      data.writeLong(segment.entries());
+    }
+    data.writeInt(parts.size());
+    for (PartInfo part : parts) {
+      data.writeInt(part.id());
+      data.writeLong(part.length());
+      data.writeLong(part.liveEntries());
+      data.writeLong(part.liveBytes());
+    }
+    out.writeFooter();
+    return bytes.toByteArray();
+  }
+
+  /**
+   * Parses the body of a manifest of {@code version} (after {@link SealedFile} checked header
+   * and footer).
+   */
+  public static Manifest parse(ArchiveId id, ByteBuffer buf, String file, int version)
+      throws CorruptArchiveException {
+    try {
+      long generation = buf.getLong();
+      long commitTime = buf.getLong();
+      int hashAlgorithm = buf.get() & 0xFF;
+      if (!NameHasher.isKnown(hashAlgorithm)) {
+        throw new CorruptArchiveException(file, buf.position() - 1,
+            "unknown hash algorithm " + hashAlgorithm);
+      }
+      long fileCount = buf.getLong();
+      long originalBytes = buf.getLong();
+      long storedBytes = buf.getLong();
+      int capacity = buf.getInt();
+      long blockSize = buf.getLong();
+      long partSize = buf.getLong();
+      int layerCount = buf.getInt();
+      if (layerCount < 1 || layerCount > buf.remaining() / 10) {
+        throw new CorruptArchiveException(file, buf.position() - 4,
+            "bad index layer count " + layerCount);
+      }
+      List<Layer> layers = new ArrayList<>(layerCount);
+      for (int i = 0; i < layerCount; i++) {
+        layers.add(version == 1 ? new Layer(readString(buf), buf.getLong())
+            : inlineLayer(buf, file, i));
+      }
+      int segmentCount = buf.getInt();
+      if (segmentCount < 0 || segmentCount > buf.remaining() / 10) {
+        throw new CorruptArchiveException(file, buf.position() - 4,
+            "bad names segment count " + segmentCount);
+      }
+      List<NamesSegment> segments = new ArrayList<>(segmentCount);
+      for (int i = 0; i < segmentCount; i++) {
+        segments.add(new NamesSegment(readString(buf), buf.getLong()));
+      }
+      int partCount = buf.getInt();
+      if (partCount < 0 || partCount > buf.remaining() / 28) {
+        throw new CorruptArchiveException(file, buf.position() - 4, "bad part count " + partCount);
+      }
+      List<PartInfo> parts = new ArrayList<>(partCount);
+      for (int i = 0; i < partCount; i++) {
+        parts.add(new PartInfo(buf.getInt(), buf.getLong(), buf.getLong(), buf.getLong()));
+      }
+      if (buf.hasRemaining()) {
+        throw new CorruptArchiveException(file, buf.position(),
+            buf.remaining() + " unexpected bytes after the part list");
+      }
+      return new Manifest(id, generation, commitTime, hashAlgorithm, fileCount, originalBytes,
+          storedBytes, capacity, blockSize, partSize, layers, segments, parts);
+    } catch (BufferUnderflowException | IllegalArgumentException e) {
+      throw SealedFile.truncatedBody(file, buf, e);
+    }
+  }
+
+  /** Reads and checks the manifest of {@code generation}. */
+  public static Manifest read(org.hpf.internal.io.ArchiveStorage storage, long generation)
+      throws java.io.IOException {
+    String name = fileName(generation);
+    ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
+    ByteBuffer header = ByteBuffer.wrap(body.array());
+    ArchiveId id = FileHeader.check(header, storage.location(name), FileKind.MANIFEST, null);
+    Manifest manifest = parse(id, body, storage.location(name), FileHeader.version(header, 0));
+    if (manifest.generation() != generation) {
+      throw new CorruptArchiveException(storage.location(name), FileHeader.SIZE,
+          "manifest says generation " + manifest.generation());
+    }
+    return manifest;
+  }
+
+  /**
+   * The directory of every index layer, oldest first: those the manifest carries, and those of
+   * version 1 manifests read (and checked) from their files.
+   */
+  public List<DirectoryFile> readDirectories(org.hpf.internal.io.ArchiveStorage storage)
+      throws java.io.IOException {
+    List<DirectoryFile> directories = new ArrayList<>(layers.size());
+    for (Layer layer : layers) {
+      directories.add(layer.directory() != null ? layer.directory() : DirectoryFile.parse(
+          SealedFile.read(storage, layer.directoryFile(), FileKind.DIRECTORY, archiveId),
+          storage.location(layer.directoryFile())));
+    }
+    return directories;
+  }
+
+  /** Layer --> Records:int64, DirectoryLength:int32, the directory's body (version 2). */
+  private static Layer inlineLayer(ByteBuffer buf, String file, int index)
+      throws CorruptArchiveException {
+    long records = buf.getLong();
+    int length = buf.getInt();
+    if (length < 0 || length > buf.remaining()) {
+      throw new CorruptArchiveException(file, buf.position() - 4, "layer " + index
+          + " has a directory of " + length + " bytes, " + buf.remaining() + " are left");
+    }
+    ByteBuffer body = buf.slice(buf.position(), length);
+    buf.position(buf.position() + length);
+    return Layer.inline(DirectoryFile.parse(body, file + " (directory of layer " + index + ")"),
+        records);
+  }
+
+  /** The part with this id, or null. */
+  public PartInfo part(int id) {
+    for (PartInfo part : parts) {
+      if (part.id() == id) {
+        return part;
+      }
+    }
+    return null;
+  }
+
+  static void writeString(DataOutputStream data, String value) throws IOException {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    data.writeShort(bytes.length);
+    data.write(bytes);
+  }
+
+  static String readString(ByteBuffer buf) {
+    int length = buf.getShort() & 0xFFFF;
+    byte[] bytes = new byte[length];
+    buf.get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,104 @@
+package org.hpf.internal.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The files of one archive directory, as the format code sees them: named by paths relative to
+ * the archive root ({@code "part-000001"}, {@code "_manifests/manifest-0000000001"}).
+ *
+ * <p>Kept this small on purpose: the format depends on nothing else of the file system, and
+ * file-system-specific behaviour (HDFS storage policies, cache directives, leases) lives with the
+ * implementation.
+ */
+public interface ArchiveStorage extends Closeable {
+
+  /** A human-readable location of the archive, used in messages. */
+  String location();
+
+  /** The location of one file of the archive, for messages. */
+  default String location(String name) {
+    return location() + "/" + name;
+  }
+
+  boolean exists(String name) throws IOException;
+
+  /** Creates a new file; fails if it exists. {@code blockSize} is a hint where supported. */
+  ArchiveOutput create(String name, long blockSize) throws IOException;
+
+  /** Opens a file for positioned reads. */
+  ArchiveInput open(String name) throws IOException;
+
+  /** Names of the files directly inside {@code dir} (relative to {@code dir}); empty if none. */
+  List<String> list(String dir) throws IOException;
+
+  /** Renames; fails if {@code to} exists. Atomic where the file system is (HDFS, POSIX). */
+  void rename(String from, String to) throws IOException;
+
+  /** Deletes a file; no error if it does not exist. */
+  void delete(String name) throws IOException;
+
+  /** Creates the archive directory (and {@code dir} inside it when not empty). */
+  void mkdirs(String dir) throws IOException;
+
+  /** True when the archive directory exists. */
+  boolean rootExists() throws IOException;
+
+  /** The block size new files get when none is asked for. */
+  long defaultBlockSize();
+
+  /** True when the archive directory exists and has any entry. */
+  boolean rootExistsNonEmpty() throws IOException;
+
+  /**
+   * Makes a file that a dead writer left open final and readable to its last flushed byte
+   * (HDFS lease recovery); a no-op where files need no such step.
+   */
+  default void recoverLease(String name) throws IOException {}
+
+  /** Removes a directory inside the archive with everything below it; no error if absent. */
+  void deleteDirectory(String dir) throws IOException;
+
+  /**
+   * True when the file system knows that whoever holds {@code name} open for writing is gone
+   * (on HDFS: its lease expired past the soft limit, or the file was closed); false when it is
+   * alive or the file system cannot tell.
+   */
+  default boolean writerIsGone(String name) throws IOException {
+    return false;
+  }
+
+  /**
+   * Creates a part file that a merge (a create, an append, a job's task) writes: on HDFS with the
+   * part storage policy, LazyPersist where asked and possible; elsewhere as {@link #create}.
+   * Wrappers forward it, so no wrapper can switch the feature off, and a wrapper that watches
+   * the files it creates must watch these too.
+   */
+  default ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    return create(name, blockSize);
+  }
+
+  /**
+   * Called once a generation is committed (and garbage collected): on HDFS reports the merged
+   * parts' storage policy and pins the generation's index files in the DataNodes' memory (and
+   * unpins files no longer used). Never throws: the commit has happened. Elsewhere it reports
+   * why the HDFS features were skipped.
+   */
+  default org.hpf.internal.hdfs.HdfsReport afterCommit(org.hpf.internal.format.Manifest manifest) {
+    return org.hpf.internal.hdfs.HdfsReport.skipped("the archive's storage ("
+        + getClass().getSimpleName() + ") is not HDFS");
+  }
+
+  /**
+   * The blocks holding bytes {@code [offset, offset + length)} of an open file of this storage,
+   * unclipped; empty where the storage has no blocks.
+   */
+  default org.apache.hadoop.fs.BlockLocation[] blockLocations(ArchiveInput file, long offset,
+      long length) throws IOException {
+    return new org.apache.hadoop.fs.BlockLocation[0];
+  }
+
+  /** Removes the whole archive directory: used only to clean up a create that failed. */
+  void deleteRoot() throws IOException;
+}

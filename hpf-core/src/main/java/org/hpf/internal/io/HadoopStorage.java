@@ -1,0 +1,303 @@
+package org.hpf.internal.io;
+
+import com.google.common.base.Supplier;
+import com.google.common.base.Suppliers;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.hpf.internal.hdfs.HdfsLeases;
+
+/** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
+public final class HadoopStorage implements ArchiveStorage {
+  private final FileSystem fs;
+  private final Path root;
+  /** The root as text, made once: every get passes it along for its messages. */
+  private final String location;
+  /** Asked of the file system when a file is first created: a reader never needs it. */
+  private final Supplier<Short> replication;
+
+  /**
+   * @param replication replication of new files, or 0 for the file system's default
+   */
+  public HadoopStorage(FileSystem fs, Path root, short replication) {
+    // hpf checksums every file itself: the local file system's .crc side files add nothing.
+    this.fs = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+    this.root = fs.makeQualified(root);
+    this.location = this.root.toString();
+    // On HDFS the default is a NameNode call (getServerDefaults), which a reader does not need.
+    this.replication = replication > 0 ? () -> replication
+        : Suppliers.memoize(() -> this.fs.getDefaultReplication(this.root));
+  }
+
+  /** Replication of new files. */
+  public short replication() {
+    return replication.get();
+  }
+
+  public FileSystem fileSystem() {
+    return fs;
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public Path path(String name) {
+    return new Path(root, name);
+  }
+
+  @Override
+  public String location() {
+    return location;
+  }
+
+  @Override
+  public boolean exists(String name) throws IOException {
+    return fs.exists(path(name));
+  }
+
+  @Override
+  public ArchiveOutput create(String name, long blockSize) throws IOException {
+    Path path = path(name);
+    long block = blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path);
+    int buffer = fs.getConf().getInt("io.file.buffer.size", 4096);
+    boolean overwrite = false;
+    if (fs instanceof RawLocalFileSystem local) {
+      // Hadoop's local create checks, then opens: two processes could both "create" the lock.
+      // Creating the file with O_EXCL first makes the check and the create one step.
+      createExclusively(local.pathToFile(path).toPath(), path);
+      overwrite = true; // the empty file just made, ours
+    }
+    // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
+    return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication(),
+        block));
+  }
+
+  private static void createExclusively(java.nio.file.Path file, Path path) throws IOException {
+    Files.createDirectories(file.getParent());
+    try {
+      Files.createFile(file);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException(path + " already exists");
+    }
+  }
+
+  @Override
+  public ArchiveInput open(String name) throws IOException {
+    Path path = path(name);
+    FSDataInputStream in = fs.open(path);
+    long length;
+    try {
+      length = fs.getFileStatus(path).getLen();
+    } catch (IOException e) {
+      in.close();
+      throw e;
+    }
+    return new HadoopInput(name, in, length);
+  }
+
+  @Override
+  public List<String> list(String dir) throws IOException {
+    Path path = dir.isEmpty() ? root : path(dir);
+    List<String> names = new ArrayList<>();
+    try {
+      for (FileStatus status : fs.listStatus(path)) {
+        names.add(status.getPath().getName());
+      }
+    } catch (FileNotFoundException e) {
+      return names;
+    }
+    return names;
+  }
+
+  @Override
+  public void rename(String from, String to) throws IOException {
+    Path target = path(to);
+    if (fs instanceof RawLocalFileSystem local) {
+      renameNoReplace(local.pathToFile(path(from)).toPath(), local.pathToFile(target).toPath(),
+          target);
+      return;
+    }
+    if (fs.exists(target)) {
+      throw new FileAlreadyExistsException("rename target exists: " + target);
+    }
+    if (!fs.rename(path(from), target)) {
+      throw new IOException("could not rename " + path(from) + " to " + target);
+    }
+  }
+
+  /**
+   * A POSIX rename replaces its target, so a local check-then-rename could replace a manifest
+   * another process committed in between: a hard link fails atomically if the target exists.
+   */
+  private static void renameNoReplace(java.nio.file.Path from, java.nio.file.Path to,
+      Path target) throws IOException {
+    try {
+      Files.createLink(to, from);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      throw new FileAlreadyExistsException("rename target exists: " + target);
+    } catch (UnsupportedOperationException e) {
+      // No hard links on this file system: a plain move, which checks first.
+      Files.move(from, to);
+      return;
+    }
+    Files.delete(from);
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    fs.delete(path(name), false);
+  }
+
+  @Override
+  public void deleteDirectory(String dir) throws IOException {
+    if (dir.isEmpty()) {
+      throw new IllegalArgumentException("not a directory inside the archive: ''");
+    }
+    fs.delete(path(dir), true);
+  }
+
+  @Override
+  public void mkdirs(String dir) throws IOException {
+    Path path = dir.isEmpty() ? root : path(dir);
+    if (!fs.mkdirs(path)) {
+      throw new IOException("could not create directory " + path);
+    }
+  }
+
+  @Override
+  public org.hpf.internal.hdfs.HdfsReport afterCommit(org.hpf.internal.format.Manifest manifest) {
+    String reason = fs instanceof DistributedFileSystem
+        ? "the storage is a plain HadoopStorage on HDFS (HdfsIntegration.storage makes one that"
+            + " uses HDFS features)"
+        : "the archive is on " + fs.getUri().getScheme() + "://, not on HDFS";
+    return org.hpf.internal.hdfs.HdfsReport.skipped(reason);
+  }
+
+  @Override
+  public org.apache.hadoop.fs.BlockLocation[] blockLocations(ArchiveInput file, long offset,
+      long length) throws IOException {
+    return fs.getFileBlockLocations(path(file.name()), offset, length);
+  }
+
+  @Override
+  public boolean writerIsGone(String name) throws IOException {
+    return fs instanceof DistributedFileSystem dfs && HdfsLeases.holderIsGone(dfs, path(name));
+  }
+
+  @Override
+  public void recoverLease(String name) throws IOException {
+    if (fs instanceof DistributedFileSystem dfs) {
+      HdfsLeases.recover(dfs, path(name));
+    }
+  }
+
+  @Override
+  public boolean rootExists() throws IOException {
+    return fs.exists(root);
+  }
+
+  @Override
+  public long defaultBlockSize() {
+    return fs.getDefaultBlockSize(root);
+  }
+
+  @Override
+  public boolean rootExistsNonEmpty() throws IOException {
+    try {
+      FileStatus status = fs.getFileStatus(root);
+      return !status.isDirectory() || fs.listStatus(root).length > 0;
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void deleteRoot() throws IOException {
+    fs.delete(root, true);
+  }
+
+  @Override
+  public void close() {
+    // The FileSystem is shared (Hadoop caches instances); its owner closes it.
+  }
+
+  /** An archive file being written through a Hadoop output stream (also HDFS's). */
+  public static final class HadoopOutput implements ArchiveOutput {
+    private final FSDataOutputStream out;
+
+    public HadoopOutput(FSDataOutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public OutputStream stream() {
+      return out;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.hflush();
+    }
+
+    @Override
+    public void sync() throws IOException {
+      out.hsync();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+
+  /** An open archive file read with positioned reads, bounded by its length. */
+  public static class HadoopInput implements ArchiveInput {
+    private final String name;
+    private final FSDataInputStream in;
+    private final long length;
+
+    public HadoopInput(String name, FSDataInputStream in, long length) {
+      this.name = name;
+      this.in = in;
+      this.length = length;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
+      if (position < 0 || position + len > length) {
+        throw new EOFException(name + ": read of " + len + " bytes at " + position
+            + " passes the end of the file (" + length + " bytes)");
+      }
+      in.readFully(position, buffer, offset, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+}

@@ -1,0 +1,223 @@
+package org.hpf.internal.read;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+import net.jpountz.lz4.LZ4Exception;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4SafeDecompressor;
+import org.hpf.CorruptArchiveException;
+import org.hpf.LimitExceededException;
+import org.hpf.internal.format.Codec;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.SequentialInput;
+import org.hpf.internal.io.ArchiveInput;
+
+/**
+ * Reads a member's entry from its part and checks it against the record and the requested
+ * name, so that a get returns the member's exact bytes or throws.
+ */
+final class EntryReader {
+  /** Only the bounds-checked decompressor: it never reads or writes outside its buffers. */
+  private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
+
+  private EntryReader() {}
+
+  /** One positioned read of the whole entry; returns the original bytes. */
+  static byte[] readBytes(ArchiveInput part, IndexRecord record, String name, String archive)
+      throws IOException {
+    String file = part.name();
+    if (record.entryLength() > Integer.MAX_VALUE - 64
+        || record.originalLength() > Integer.MAX_VALUE - 64) {
+      throw new LimitExceededException("'" + name + "' is " + record.originalLength()
+          + " bytes, too large for get(): use open()");
+    }
+    byte[] entry = readEntry(part, record, record.offset(), (int) record.entryLength(), name,
+        archive);
+    EntryHeader header = checkHeader(entry, record, name, file);
+    int storedAt = header.size();
+    byte[] original;
+    if (header.codec() == Codec.RAW) {
+      original = Arrays.copyOfRange(entry, storedAt, storedAt + (int) header.storedLength());
+    } else {
+      original = new byte[(int) header.originalLength()];
+      try {
+        int n = LZ4.decompress(entry, storedAt, (int) header.storedLength(), original, 0,
+            original.length);
+        if (n != original.length) {
+          throw new CorruptArchiveException(file, record.offset(), "'" + name
+              + "' decompressed to " + n + " bytes, expected " + original.length);
+        }
+      } catch (LZ4Exception e) {
+        throw new CorruptArchiveException(file, "stored bytes of '" + name + "' at offset "
+            + record.offset() + " do not decompress", e);
+      }
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(original, 0, original.length);
+    int expected = ByteBuffer.wrap(entry, entry.length - 4, 4).getInt();
+    checkContent((int) crc.getValue(), expected, file, record, name);
+    return original;
+  }
+
+  /** Reads and checks only the entry header (the name is known, so its length is too). */
+  static EntryHeader readHeader(ArchiveInput part, IndexRecord record, String name,
+      String archive) throws IOException {
+    int size = EntryHeader.size(name.getBytes(StandardCharsets.UTF_8).length);
+    if (size > record.entryLength()) {
+      throw new CorruptArchiveException(part.name(), record.offset(), "entry of '" + name
+          + "' is shorter than its header");
+    }
+    byte[] bytes = readEntry(part, record, record.offset(), size, name, archive);
+    if (size != EntryHeader.size(EntryHeader.nameLength(bytes))) {
+      // A name of another length: the header read is cut in the wrong place, so read it again.
+      throw new OtherName(part.name(), record.offset(), storedName(part, record), name);
+    }
+    return checkHeader(bytes, record, name, part.name());
+  }
+
+  /** The name stored in the entry a record points to, from its checked header. */
+  static String storedName(ArchiveInput part, IndexRecord record) throws IOException {
+    byte[] fixed = read(part, record.offset(), EntryHeader.FIXED_SIZE - 4, part.name());
+    int size = EntryHeader.size(EntryHeader.nameLength(fixed));
+    if (size > record.entryLength()) {
+      throw new CorruptArchiveException(part.name(), record.offset(), "entry header of "
+          + size + " bytes in an entry of " + record.entryLength());
+    }
+    byte[] bytes = read(part, record.offset(), size, part.name());
+    return EntryHeader.read(bytes, 0, size, part.name(), record.offset()).name();
+  }
+
+  /** A stream over a raw member's bytes; its content checksum is checked at the end. */
+  static InputStream openRaw(ArchiveInput part, IndexRecord record, EntryHeader header,
+      String archive) {
+    long start = record.offset() + header.size();
+    long end = start + header.storedLength();
+    return new VerifyingStream(part, record, header.name(), archive, start, end);
+  }
+
+  /** A read inside the entry of member {@code name}: if the part ends early, the error says so. */
+  private static byte[] readEntry(ArchiveInput part, IndexRecord record, long offset,
+      int length, String name, String archive) throws IOException {
+    try {
+      return part.readFully(offset, length);
+    } catch (EOFException e) {
+      throw cutShort(part, record, name, archive, e);
+    }
+  }
+
+  /**
+   * The part ended inside an entry the part's length (checked when it was opened) covered: it
+   * was cut while open. One line that names the member and where its entry starts.
+   */
+  private static CorruptArchiveException cutShort(ArchiveInput part, IndexRecord record,
+      String name, String archive, EOFException e) {
+    return new CorruptArchiveException("'" + name + "' in " + archive, "its entry at offset "
+        + record.offset() + " of " + part.name() + " runs past the end of the part: the part"
+        + " was truncated after this reader opened it", e);
+  }
+
+  private static byte[] read(ArchiveInput part, long offset, int length, String file)
+      throws IOException {
+    try {
+      return part.readFully(offset, length);
+    } catch (EOFException e) {
+      throw new CorruptArchiveException(file, "part file is truncated at the entry at offset "
+          + offset, e);
+    }
+  }
+
+  /**
+   * The entry the index led to holds another name: corruption, unless that name has the same
+   * 128-bit hash as the requested one, which is then simply not a member ({@link HpfReader}
+   * tells the two apart).
+   */
+  static final class OtherName extends CorruptArchiveException {
+    private static final long serialVersionUID = 1L;
+    final String stored;
+
+    OtherName(String file, long offset, String stored, String requested) {
+      super(file, offset, "entry holds '" + stored + "', the index pointed here for '"
+          + requested + "'");
+      this.stored = stored;
+    }
+  }
+
+  private static EntryHeader checkHeader(byte[] entry, IndexRecord record, String name,
+      String file) throws CorruptArchiveException {
+    EntryHeader header = EntryHeader.read(entry, 0, entry.length, file, record.offset());
+    if (!header.name().equals(name)) {
+      throw new OtherName(file, record.offset(), header.name(), name);
+    }
+    if (header.flags() != record.flags() || header.originalLength() != record.originalLength()
+        || header.entryLength() != record.entryLength()) {
+      throw new CorruptArchiveException(file, record.offset(), "entry header of '" + name
+          + "' disagrees with its index record");
+    }
+    return header;
+  }
+
+  private static void checkContent(int computed, int expected, String file, IndexRecord record,
+      String name) throws CorruptArchiveException {
+    if (computed != expected) {
+      throw new CorruptArchiveException(file, record.offset(), String.format(
+          "content checksum of '%s' is 0x%08X, computed 0x%08X", name, expected, computed));
+    }
+  }
+
+  /** Streams [start, end) of a part and checks the trailer checksum when the end is reached. */
+  private static final class VerifyingStream extends InputStream {
+    private final ArchiveInput part;
+    private final IndexRecord record;
+    private final String name;
+    private final String archive;
+    private final SequentialInput in;
+    private final long end;
+    private final CRC32C crc = new CRC32C();
+    private boolean verified;
+
+    VerifyingStream(ArchiveInput part, IndexRecord record, String name, String archive,
+        long start, long end) {
+      this.part = part;
+      this.record = record;
+      this.name = name;
+      this.archive = archive;
+      this.end = end;
+      this.in = new SequentialInput(part, start, end, 1 << 16);
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n;
+      try {
+        n = in.read(b, off, len);
+      } catch (EOFException e) {
+        throw cutShort(part, record, name, archive, e);
+      }
+      if (n > 0) {
+        crc.update(b, off, n);
+      } else if (n < 0 && !verified) {
+        verify();
+      }
+      return n;
+    }
+
+    private void verify() throws IOException {
+      byte[] trailer = readEntry(part, record, end, 4, name, archive);
+      checkContent((int) crc.getValue(), ByteBuffer.wrap(trailer).getInt(), part.name(), record,
+          name);
+      verified = true;
+    }
+  }
+}

@@ -1,0 +1,7 @@
+package org.hpf.internal.read;
+
+import org.hpf.internal.format.Codec;
+
+/** What a reader tells about a member without reading its bytes. */
+public record EntryStatus(String name, long length, long storedLength, long mtimeMillis,
+    Codec codec, int part, long partOffset) {}

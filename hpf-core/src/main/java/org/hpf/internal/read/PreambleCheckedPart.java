@@ -1,0 +1,82 @@
+package org.hpf.internal.read;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.hpf.CorruptArchiveException;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ForwardingInput;
+
+/**
+ * A part file whose preamble (header and part id) is checked while its first entry is read, not
+ * before: the two positioned reads overlap, which saves a reader's first get from a part one
+ * round trip. No read returns before the check has passed; a damaged preamble fails every read,
+ * and a check that failed to read is tried again by the next read.
+ */
+final class PreambleCheckedPart extends ForwardingInput {
+  /** Checks run on daemon threads of their own: a reader's caller may hold none to spare. */
+  private static final ExecutorService CHECKS = Executors.newCachedThreadPool(runnable -> {
+    Thread thread = new Thread(runnable, "hpf-part-check");
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  /** The check of a part's preamble. */
+  @FunctionalInterface
+  interface Check {
+    void run(ArchiveInput part) throws IOException;
+  }
+
+  private final Check check;
+  private volatile CompletableFuture<Void> checked;
+
+  PreambleCheckedPart(ArchiveInput part, Check check) {
+    super(part);
+    this.check = check;
+    this.checked = start();
+  }
+
+  private CompletableFuture<Void> start() {
+    return CompletableFuture.runAsync(() -> {
+      try {
+        check.run(delegate);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }, CHECKS);
+  }
+
+  @Override
+  public void readFully(long position, byte[] buffer, int offset, int length)
+      throws IOException {
+    super.readFully(position, buffer, offset, length);
+    awaitCheck();
+  }
+
+  private void awaitCheck() throws IOException {
+    CompletableFuture<Void> current = checked;
+    try {
+      current.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() instanceof UncheckedIOException io ? io.getCause()
+          : e.getCause();
+      if (!(cause instanceof CorruptArchiveException)) {
+        synchronized (this) {
+          if (checked == current) {
+            checked = start(); // the read failed, the part may be fine: check it again
+          }
+        }
+      }
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IOException(cause);
+    }
+  }
+}

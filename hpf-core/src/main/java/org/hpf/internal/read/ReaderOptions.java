@@ -1,0 +1,39 @@
+package org.hpf.internal.read;
+
+import org.hpf.internal.format.NameHasher;
+
+/**
+ * How an archive is read.
+ *
+ * @param hasher testing only: hash names with this instead of the archive's algorithm (null,
+ *     the default: the one its manifest names)
+ * @param openAllFiles open every index and part file of the generation when the reader opens
+ *     (one NameNode RPC each on HDFS), so that no get ever asks the NameNode; by default each
+ *     file is opened by the first get that needs it
+ * @param recordCacheBytes heap for the records of recent lookups (0, the default: none); a get
+ *     whose record is cached reads only the member's entry. Each record counts
+ *     {@value RecordCache#BYTES_PER_RECORD} bytes, so 64 MiB holds about 360,000 records
+ */
+public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long recordCacheBytes) {
+  public ReaderOptions {
+    if (recordCacheBytes < 0) {
+      throw new IllegalArgumentException("record cache of " + recordCacheBytes + " bytes");
+    }
+  }
+
+  public ReaderOptions(NameHasher hasher) {
+    this(hasher, false, 0);
+  }
+
+  public static ReaderOptions defaults() {
+    return new ReaderOptions(null);
+  }
+
+  public ReaderOptions withOpenAllFiles(boolean value) {
+    return new ReaderOptions(hasher, value, recordCacheBytes);
+  }
+
+  public ReaderOptions withRecordCacheBytes(long bytes) {
+    return new ReaderOptions(hasher, openAllFiles, bytes);
+  }
+}

@@ -1,0 +1,162 @@
+package org.hpf.internal.write;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hpf.internal.format.ArchiveId;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.JournalEntry;
+import org.hpf.internal.format.JournalHeader;
+import org.hpf.internal.format.JournalWriter;
+import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ArchiveStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Members being added to an archive, shared by create and append: each is merged into a part
+ * as it comes (journaled), its name and record spilled to the next generation's commit; the
+ * commit builds the index and publishes the generation, and only then drops the journal. An
+ * abort removes the journal, so nothing of it is ever rolled forward.
+ */
+final class Addition {
+  private static final Logger LOG = LoggerFactory.getLogger(Addition.class);
+
+  /** What was merged and committed. */
+  record Outcome(GenerationCommit.Result commit, List<PartInfo> parts, long files,
+      long replaced, long deleted, long bytes, long mergeNanos, long indexNanos) {}
+
+  private final ArchiveStorage storage;
+  private final GenerationCommit commit;
+  private final String journalName;
+  private final JournalWriter journal;
+  private final MergeLanes lanes;
+  private final WriterOptions options;
+  private final long start = System.nanoTime();
+  private final AtomicLong files = new AtomicLong();
+  private final AtomicLong replaced = new AtomicLong();
+  private final AtomicLong deleted = new AtomicLong();
+  private final AtomicLong bytes = new AtomicLong();
+
+  /**
+   * Starts an addition: writes the journal's header. Takes ownership of {@code commit}, which is
+   * closed (and the journal removed) if this fails.
+   */
+  Addition(ArchiveStorage storage, ArchiveId id, GenerationCommit commit, WriterOptions options,
+      long blockSize, int firstPartId, JournalHeader header) throws IOException {
+    this.storage = storage;
+    this.commit = commit;
+    this.options = options;
+    this.journalName = ArchiveLayout.journal(commit.generation());
+    this.journal = startJournal(id, header);
+    // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
+    this.lanes = new MergeLanes(storage, id, options, blockSize,
+        header.partSize(), journal, firstPartId);
+  }
+
+  /**
+   * Creates the journal and writes its header. On failure nothing is left that recovery could
+   * find: a journal with just a header would otherwise be rolled forward as an empty change.
+   */
+  private JournalWriter startJournal(ArchiveId id, JournalHeader header) throws IOException {
+    ArchiveOutput out = null;
+    try {
+      out = storage.create(journalName, 0);
+      return new JournalWriter(out, id, header);
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        if (out != null) {
+          out.close();
+        }
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      try {
+        storage.delete(journalName);
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      } finally {
+        commit.close();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Merges one member (thread-safe: concurrent callers write different parts).
+   *
+   * @param existing the member's current record, which this one replaces, or null
+   */
+  void add(EntryEncoder.Member member, IndexRecord existing) throws IOException {
+    IndexRecord record = lanes.write(member);
+    commit.put(member.name(), record, member.mtimeMillis(), existing, false);
+    files.incrementAndGet();
+    bytes.addAndGet(member.length());
+    if (existing != null) {
+      replaced.incrementAndGet();
+    }
+    options.progress().merged(member.length());
+  }
+
+  /**
+   * Deletes a member whose current record is {@code existing}, in the same generation as the
+   * members added: journaled (and synced) first, so that recovery redoes the deletion with them.
+   */
+  void delete(String name, IndexRecord existing) throws IOException {
+    journal.append(List.of(new JournalEntry(name, commit.tombstone(name),
+        IndexRecord.MTIME_UNKNOWN)));
+    commit.delete(name, existing);
+    deleted.incrementAndGet();
+  }
+
+  long files() {
+    return files.get();
+  }
+
+  /** Seals the parts, builds the index, publishes the generation and drops the journal. */
+  Outcome commit(ExecutorService pool) throws IOException {
+    List<PartInfo> parts = lanes.sealAll();
+    journal.close();
+    long merged = System.nanoTime();
+    options.progress().phase("indexing");
+    for (PartInfo part : parts) {
+      commit.addPart(part);
+    }
+    GenerationCommit.Result result = commit.commit(pool);
+    long committed = System.nanoTime();
+    commit.close();
+    try {
+      storage.delete(journalName);
+    } catch (IOException e) {
+      // Committed already: the journal of a committed generation is ignored and collected.
+      LOG.warn("generation {} committed but its journal could not be deleted: {}",
+          commit.generation(), e.toString());
+    }
+    return new Outcome(result, parts, files.get(), replaced.get(), deleted.get(), bytes.get(),
+        merged - start, committed - merged);
+  }
+
+  /**
+   * Drops everything added: unsealed parts are closed, the journal is deleted first (so no
+   * recovery can roll it forward), then every part this addition created.
+   */
+  void abort() throws IOException {
+    lanes.closeQuietly();
+    try {
+      journal.close();
+    } catch (IOException e) {
+      // the journal is deleted next
+    }
+    try {
+      storage.delete(journalName);
+      for (int part : lanes.partsCreated()) {
+        storage.delete(ArchiveLayout.part(part));
+      }
+    } finally {
+      commit.close();
+    }
+  }
+}

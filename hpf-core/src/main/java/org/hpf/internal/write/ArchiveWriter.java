@@ -1,0 +1,726 @@
+package org.hpf.internal.write;
+
+import org.hpf.ExistingNames;
+import com.google.common.base.Throwables;
+import java.io.ByteArrayInputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.hpf.ArchiveExistsException;
+import org.hpf.FileNotInArchiveException;
+import org.hpf.HashCollisionException;
+import org.hpf.NameExistsException;
+import org.hpf.SourceException;
+import org.hpf.internal.format.ArchiveId;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.JournalHeader;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.MemberNames;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes an archive: creates a new one or changes an existing one (append, delete, compact).
+ * Opening takes the archive's exclusive lock and recovers whatever a writer that died left
+ * behind. Then:
+ *
+ * <ul>
+ *   <li>members are added one at a time, as a name and a stream ({@link #add}) or a directory
+ *       tree ({@link #addTree}); each is merged into a part file at once and journaled, and
+ *       concurrent callers each write their own part; the heap does not grow with their number
+ *       (names and records spill to {@link WriterOptions#scratchDirectory()});
+ *   <li>{@link #commit} publishes all of them as one new generation, atomically;
+ *       {@link #abort} (or closing without a commit) drops them and leaves the archive as it
+ *       was (a create leaves nothing).
+ * </ul>
+ *
+ * <p>{@link #delete} and {@link #compact} commit at once. Readers opened before a commit keep
+ * reading their generation (see {@link WriterOptions#retainGenerations()}).
+ *
+ * <p>{@link #add} may be called from several threads at once; everything else from one.
+ * Close the writer to release the lock.
+ */
+public final class ArchiveWriter implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
+
+  private final Configuration conf;
+  private final ArchiveStorage storage;
+  private final WriterOptions options;
+  private final WriterLock lock;
+  private final ExecutorService pool;
+  private final Recovery.Report recovery;
+  /** Set for a writer that creates the archive, until its first commit. */
+  private final NewArchive creating;
+  private Manifest manifest;
+  /** The reader of {@link #manifest}; null until needed after a commit (see {@link #reader()}). */
+  private HpfReader reader;
+  private Addition addition;
+  private long additionStart;
+  private boolean closed;
+  /** The last commit's figures, for {@link #createResult}. */
+  private Addition.Outcome lastOutcome;
+  private ChangeResult lastResult;
+  /** Members of the last tree added that were skipped as identical. */
+  private long skipped;
+  /** The links the last tree added met (null before one was). */
+  private SourceLinks links;
+
+  /** The layout of an archive being created: fixed before its first member. */
+  private record NewArchive(ArchiveId id, int capacity, long blockSize, long partSize) {}
+
+  private ArchiveWriter(Configuration conf, ArchiveStorage storage, WriterOptions options,
+      WriterLock lock, ExecutorService pool, Recovery.Report recovery, NewArchive creating)
+      throws IOException {
+    this.conf = conf;
+    this.storage = storage;
+    this.options = options;
+    this.lock = lock;
+    this.pool = pool;
+    this.recovery = recovery;
+    this.creating = creating;
+    if (creating == null) {
+      refresh();
+    }
+  }
+
+  /**
+   * Starts a new archive at {@code archive}, which must not exist or be an empty directory.
+   * Nothing is visible until {@link #commit}; an abort removes the directory again.
+   */
+  public static ArchiveWriter create(Configuration conf, Path archive, WriterOptions options)
+      throws IOException {
+    return create(conf, storageFor(conf, archive, options), options);
+  }
+
+  /** As {@link #create(Configuration, Path, WriterOptions)}, in {@code storage} (tests). */
+  public static ArchiveWriter create(Configuration conf, ArchiveStorage storage,
+      WriterOptions options) throws IOException {
+    if (storage.rootExistsNonEmpty()) {
+      throw new ArchiveExistsException(storage.location());
+    }
+    long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
+    int capacity = ArchiveCreator.capacity(options, blockSize);
+    storage.mkdirs(Manifest.DIR);
+    WriterLock lock = WriterLock.acquire(storage, "create");
+    ExecutorService pool = WriterThreads.pool(options.threads());
+    try {
+      ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
+      return new ArchiveWriter(conf, storage, options, lock, pool, null,
+          new NewArchive(id, capacity, blockSize, options.partSize()));
+    } catch (IOException | RuntimeException | Error e) {
+      pool.shutdownNow();
+      lock.release();
+      throw e;
+    }
+  }
+
+  /** Opens the archive for changes: lock, then recover if a writer died. */
+  public static ArchiveWriter open(Configuration conf, Path archive, WriterOptions options)
+      throws IOException {
+    return open(conf, storageFor(conf, archive, options), options);
+  }
+
+  private static ArchiveStorage storageFor(Configuration conf, Path archive,
+      WriterOptions options) throws IOException {
+    return HdfsIntegration.storage(archive.getFileSystem(conf), archive, options.replication(),
+        options.partSize(), options.hdfs());
+  }
+
+  /**
+   * Opens the archive in {@code storage} for changes (the seam tests use to inject faults);
+   * {@code conf} resolves source paths.
+   */
+  public static ArchiveWriter open(Configuration conf, ArchiveStorage storage,
+      WriterOptions options) throws IOException {
+    if (!storage.rootExists()) {
+      throw new FileNotFoundException("no archive at " + storage.location());
+    }
+    if (options.breakLock()) {
+      WriterLock.breakStale(storage);
+    }
+    WriterLock lock = WriterLock.acquire(storage, "writer");
+    ExecutorService pool = WriterThreads.pool(options.threads());
+    try {
+      Recovery.Report report = Recovery.run(storage, options, pool);
+      return new ArchiveWriter(conf, storage, options, lock, pool, report, null);
+    } catch (IOException | RuntimeException | Error e) {
+      pool.shutdownNow();
+      lock.release();
+      throw e;
+    }
+  }
+
+  /** Recovers an archive whose writer died, and releases it. */
+  public static Recovery.Report recover(Configuration conf, Path archive, WriterOptions options)
+      throws IOException {
+    try (ArchiveWriter writer = open(conf, archive, options)) {
+      return writer.recovery;
+    }
+  }
+
+  /** What recovery did when this writer opened the archive (null for a create). */
+  public Recovery.Report recovery() {
+    return recovery;
+  }
+
+  /** The generation this writer last committed (or found); null before a create commits. */
+  public Manifest manifest() {
+    return manifest;
+  }
+
+  // ---- adding members ----
+
+  /**
+   * Adds a member: {@code length} bytes read from {@code in} (not closed here). Fails with
+   * {@link NameExistsException} if the archive has the name. A member that fails before its
+   * bytes were read in full (up to 16 MiB members are read whole first) changes nothing; a
+   * larger one that fails midway leaves the writer able only to {@link #abort}.
+   */
+  public void add(String name, InputStream in, long length, long mtimeMillis)
+      throws IOException {
+    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), false);
+  }
+
+  /** Adds a member whose bytes are in memory. */
+  public void add(String name, byte[] bytes, long mtimeMillis) throws IOException {
+    add(name, new ByteArrayInputStream(bytes), bytes.length, mtimeMillis);
+  }
+
+  /** As {@link #add}, but a member of the same name is replaced instead of refused. */
+  public void replace(String name, InputStream in, long length, long mtimeMillis)
+      throws IOException {
+    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), true);
+  }
+
+  /** Adds one source file (which must not change while it is read). */
+  void add(Source source, boolean replace) throws IOException {
+    try (FSDataInputStream in = EntryEncoder.open(source)) {
+      add(EntryEncoder.member(source, in), replace);
+    }
+  }
+
+  private void add(EntryEncoder.Member member, boolean replace) throws IOException {
+    MemberNames.check(member.name());
+    if (member.length() < 0) {
+      throw new IllegalArgumentException("negative length " + member.length() + " of '"
+          + member.name() + "'");
+    }
+    IndexRecord existing = existing(member.name());
+    if (existing != null && !replace) {
+      throw new NameExistsException(storage.location(), List.of(member.name()), 1);
+    }
+    addition().add(member, existing);
+  }
+
+  /** The member's current record, or null; fails on a different name with the same hash. */
+  private IndexRecord existing(String name) throws IOException {
+    if (manifest == null) {
+      return null;
+    }
+    return existing(reader(), name);
+  }
+
+  /**
+   * True when the source's name is a member the policy refuses; counts the identical ones
+   * skipped.
+   */
+  private boolean clashes(Source source, ExistingNames policy) throws IOException {
+    IndexRecord member = existing(source.name());
+    if (member == null) {
+      return false;
+    }
+    if (policy == ExistingNames.SKIP_IDENTICAL && member.originalLength() == source.length()
+        && SourceRemoval.crc32cOf(source.fs(), source.path()) == reader().contentChecksum(member)) {
+      skipped++;
+      return false;
+    }
+    return true;
+  }
+
+  /** The member's record in {@code reader}'s generation, or null; fails on a hash collision. */
+  static IndexRecord existing(HpfReader reader, String name) throws IOException {
+    IndexRecord existing = reader.recordOfHash(name);
+    if (existing != null) {
+      String member = reader.entryName(existing);
+      if (!member.equals(name)) {
+        // Replacing it would silently drop the other member.
+        throw new HashCollisionException("'" + name + "' has the same 128-bit hash as the "
+            + "member '" + member + "'");
+      }
+    }
+    return existing;
+  }
+
+  synchronized Addition addition() throws IOException {
+    checkOpen();
+    if (addition == null) {
+      additionStart = System.nanoTime();
+      if (creating != null && manifest == null) {
+        int algorithm = options.newArchiveAlgorithm();
+        GenerationCommit commit = new GenerationCommit(storage, creating.id, null, algorithm,
+            creating.capacity, creating.blockSize, creating.partSize, options);
+        addition = new Addition(storage, creating.id, commit, options, creating.blockSize, 0,
+            new JournalHeader(JournalHeader.CREATE, false, algorithm, 0, creating.capacity,
+                creating.blockSize, creating.partSize));
+      } else {
+        GenerationCommit commit = newCommit();
+        addition = new Addition(storage, manifest.archiveId(), commit, options,
+            manifest.blockSize(), nextPartId(storage, manifest),
+            new JournalHeader(JournalHeader.APPEND, true, manifest.hashAlgorithm(),
+                manifest.generation(),
+                manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize()));
+      }
+      options.progress().phase("merging");
+    }
+    return addition;
+  }
+
+  /**
+   * Deletes a member as part of the change being built, committed in one generation with the
+   * members added beside it (journaled, so that recovery redoes it with them). A name the archive
+   * lacks fails at once; deleting and adding one name in one change fails the commit
+   * ({@link org.hpf.DuplicateNameException}).
+   */
+  public void stageDelete(String name) throws IOException {
+    checkOpen();
+    IndexRecord existing = existing(name);
+    if (existing == null) {
+      throw new FileNotInArchiveException(storage.location(), name);
+    }
+    addition().delete(name, existing);
+  }
+
+  /**
+   * Adds every file below {@code sourceRoots} (see {@link SourceWalker} for the names), merged
+   * by the writer's threads. Before a byte is written, one walk counts the files (for
+   * progress), finds names that two roots both give ({@link org.hpf.DuplicateNameException}) and, unless
+   * {@code replace}, names the archive already has ({@link NameExistsException}). Holds no list
+   * of the sources.
+   */
+  public void addTree(List<Path> sourceRoots, boolean replace) throws IOException {
+    addTree(sourceRoots, replace ? ExistingNames.REPLACE : ExistingNames.FAIL);
+  }
+
+  /**
+   * As {@link #addTree(List, boolean)}, with names the archive has treated as {@code existing}
+   * says.
+   */
+  public void addTree(List<Path> sourceRoots, ExistingNames existing) throws IOException {
+    checkOpen();
+    SourceSurvey.Totals survey = survey(sourceRoots, existing);
+    options.progress().started(survey.files() - skipped, survey.bytes());
+    addition();
+    java.util.Iterator<Source> sources =
+        new SourceWalker(conf, sourceRoots, options.symlinks(), new SourceLinks());
+    if (existing == ExistingNames.SKIP_IDENTICAL) {
+      // The survey found every member of these names identical to its source.
+      sources = com.google.common.collect.Iterators.filter(sources, source -> {
+        try {
+          return existing(source.name()) == null;
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+    addSources(sources, existing == ExistingNames.REPLACE);
+  }
+
+  /** Adds sources already collected, merged by the writer's threads. */
+  void addSources(java.util.Iterator<Source> sources, boolean replace) throws IOException {
+    Semaphore slots = new Semaphore(options.threads() * 2);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    try {
+      while (failure.get() == null && sources.hasNext()) {
+        Source source = sources.next();
+        slots.acquire();
+        pool.execute(() -> {
+          try {
+            if (failure.get() == null) {
+              add(source, replace);
+            }
+          } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+          } finally {
+            slots.release();
+          }
+        });
+      }
+      slots.acquire(options.threads() * 2);
+      slots.release(options.threads() * 2);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while adding sources");
+    } catch (UncheckedIOException e) {
+      awaitQuietly(slots);
+      throw e.getCause();
+    }
+    Throwable failed = failure.get();
+    if (failed != null) {
+      Throwables.throwIfInstanceOf(failed, IOException.class);
+      Throwables.throwIfUnchecked(failed);
+      throw new IOException(failed);
+    }
+  }
+
+  /** Waits until every task given slots has finished. */
+  private void awaitQuietly(Semaphore slots) {
+    try {
+      slots.acquire(options.threads() * 2);
+      slots.release(options.threads() * 2);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Files and bytes of a tree, checked for duplicate and (unless replacing) existing names. */
+  private SourceSurvey.Totals survey(List<Path> roots, ExistingNames policy)
+      throws IOException {
+    skipped = 0;
+    SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
+        options.symlinks(), storage.location(),
+        policy == ExistingNames.REPLACE ? null : source -> clashes(source, policy), null);
+    links = totals.links();
+    return totals;
+  }
+
+  /** True when members were added since the last commit. */
+  public synchronized boolean hasPendingChanges() {
+    return addition != null;
+  }
+
+  /**
+   * Publishes the members added since the last commit as one new generation (for a create,
+   * the archive's first, even with no member). Any failure aborts them: the archive stays as it
+   * was.
+   */
+  public ChangeResult commit() throws IOException {
+    checkOpen();
+    if (creating != null && manifest == null) {
+      addition();
+    }
+    if (addition == null) {
+      throw new IllegalStateException("nothing to commit: no member was added");
+    }
+    Addition.Outcome outcome;
+    try {
+      outcome = addition.commit(pool);
+    } catch (IOException | RuntimeException | Error e) {
+      abortQuietly(e);
+      throw e;
+    }
+    addition = null;
+    long bytes = outcome.parts().stream().mapToLong(PartInfo::length).sum();
+    lastOutcome = outcome;
+    return finish(outcome.commit(), outcome.files() - outcome.replaced(), outcome.replaced(),
+        outcome.deleted(), bytes, outcome.parts().size(), 0, additionStart);
+  }
+
+  /** The create's figures, after the commit of a writer from {@link #create}. */
+  CreateResult createResult(long startNanos) {
+    Manifest created = manifest;
+    DirectoryFile directory = lastOutcome.commit().directory();
+    long indexBytes = 0;
+    long functionBytes = 0;
+    for (DirectoryFile.BucketRef bucket : directory.buckets()) {
+      indexBytes += bucket.indexFileLength();
+      functionBytes += bucket.functionLength();
+    }
+    return new CreateResult(storage.location(), created.generation(), created.fileCount(),
+        created.originalBytes(), created.storedBytes(), created.parts().size(),
+        directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
+        lastOutcome.mergeNanos() / 1_000_000, lastOutcome.indexNanos() / 1_000_000,
+        (System.nanoTime() - startNanos) / 1_000_000, lastResult.hdfs(), lastResult.links());
+  }
+
+  /** Drops the members added since the last commit; the archive stays as it was. */
+  public void abort() throws IOException {
+    checkOpen();
+    if (addition != null) {
+      Addition dropped = addition;
+      addition = null;
+      dropped.abort();
+      if (manifest != null) {
+        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      }
+    }
+  }
+
+  private void abortQuietly(Throwable cause) {
+    try {
+      abort();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  // ---- one-shot changes ----
+
+  /**
+   * Adds the files below {@code sourceRoots} and commits. Names the archive already has fail
+   * the append ({@link NameExistsException}) unless {@code replace}, in which case the new bytes
+   * win. On any failure the archive stays as it was.
+   */
+  public ChangeResult append(List<Path> sourceRoots, boolean replace) throws IOException {
+    return append(sourceRoots, replace ? ExistingNames.REPLACE : ExistingNames.FAIL);
+  }
+
+  /**
+   * Adds the files below {@code sourceRoots} and commits, with names the archive has treated as
+   * {@code existing} says. On any failure the archive stays as it was.
+   */
+  public ChangeResult append(List<Path> sourceRoots, ExistingNames existing) throws IOException {
+    checkNoAddition();
+    try {
+      addTree(sourceRoots, existing);
+    } catch (IOException | RuntimeException | Error e) {
+      abortQuietly(e);
+      throw e;
+    }
+    return commit();
+  }
+
+  /** As {@link #append}, for sources already collected (unique names). */
+  public ChangeResult appendSources(List<Source> sources, boolean replace) throws IOException {
+    checkNoAddition();
+    if (!replace) {
+      SourceSurvey.Clashes clashes = new SourceSurvey.Clashes();
+      for (Source source : sources) {
+        if (existing(source.name()) != null) {
+          clashes.add(source.name());
+        }
+      }
+      clashes.throwIfAny(storage.location());
+    }
+    try {
+      options.progress().started(sources.size(),
+          sources.stream().mapToLong(Source::length).sum());
+      addition();
+      addSources(sources.iterator(), replace);
+    } catch (IOException | RuntimeException | Error e) {
+      abortQuietly(e);
+      throw e;
+    }
+    return commit();
+  }
+
+  /** Removes members; all or nothing: a name the archive lacks fails the whole delete. */
+  public ChangeResult delete(Collection<String> names) throws IOException {
+    checkNoAddition();
+    long start = System.nanoTime();
+    Set<String> unique = new LinkedHashSet<>(names);
+    try (GenerationCommit commit = newCommit()) {
+      for (String name : unique) {
+        IndexRecord existing = reader().record(name);
+        if (existing == null) {
+          throw new FileNotInArchiveException(storage.location(), name);
+        }
+        commit.delete(name, existing);
+      }
+      return finish(collectOnFailure(() -> commit.commit(pool)), 0, 0, unique.size(), 0, 0, 0,
+          start);
+    }
+  }
+
+  /**
+   * Rewrites the parts whose live fraction is below {@code minLiveFraction} (0..1) into new
+   * parts, drops them, and merges the names segments into one.
+   */
+  public ChangeResult compact(double minLiveFraction) throws IOException {
+    if (!(minLiveFraction >= 0 && minLiveFraction <= 1)) {
+      throw new IllegalArgumentException("live fraction must be in [0, 1]: " + minLiveFraction);
+    }
+    checkNoAddition();
+    long start = System.nanoTime();
+    try (GenerationCommit commit = newCommit()) {
+      HpfReader current = reader();
+      // The parts it copies into belong to no generation until the commit: collected on failure.
+      Compactor.Outcome outcome = collectOnFailure(() -> Compactor.run(storage, manifest,
+          current, commit, minLiveFraction, nextPartId(storage, manifest), manifest.partSize(),
+          options.progress()));
+      return finish(collectOnFailure(() -> commit.commit(pool)), 0, 0, 0, outcome.bytesWritten(),
+          outcome.partsWritten(), outcome.partsRemoved(), start);
+    }
+  }
+
+  /** A step of a change that may throw. */
+  @FunctionalInterface
+  private interface Step<T> {
+    T run() throws IOException;
+  }
+
+  /** Runs a step; on failure removes the files it wrote, which no generation names. */
+  private <T> T collectOnFailure(Step<T> step) throws IOException {
+    try {
+      return step.run();
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+  }
+
+  private void checkNoAddition() {
+    checkOpen();
+    if (addition != null) {
+      throw new IllegalStateException("members were added and not committed: commit or abort "
+          + "them first");
+    }
+    if (manifest == null) {
+      throw new IllegalStateException("the archive is being created: commit it first");
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the writer of " + storage.location() + " is closed");
+    }
+  }
+
+  private GenerationCommit newCommit() throws IOException {
+    return new GenerationCommit(storage, manifest.archiveId(), manifest,
+        manifest.hashAlgorithm(), manifest.bucketCapacity(), manifest.blockSize(),
+        manifest.partSize(), options);
+  }
+
+  private ChangeResult finish(GenerationCommit.Result result, long added, long replacedCount,
+      long deleted, long bytes, int partsWritten, int partsRemoved, long start)
+      throws IOException {
+    afterCommit(result.manifest());
+    lastResult = new ChangeResult(result.manifest().generation(), added, replacedCount, deleted,
+        bytes, partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
+        result.manifest().fileCount(),
+        (System.nanoTime() - start) / 1_000_000,
+        HdfsIntegration.afterCommit(storage, result.manifest()), // after GC: unpins its files
+        links == null ? new SourceLinks() : links, skipped);
+    links = null;
+    skipped = 0;
+    return lastResult;
+  }
+
+  /**
+   * Moves to the generation just committed, then removes what no kept generation needs. The
+   * change is committed already: a failure here must not report it as failed (a caller would
+   * retry it), so the reader is reopened when next needed and garbage waits for the next commit.
+   */
+  private void afterCommit(Manifest committed) {
+    manifest = committed;
+    try {
+      closeReader();
+    } catch (IOException e) {
+      LOG.warn("could not close the reader of the previous generation: {}", e.toString());
+    }
+    try {
+      GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+    } catch (IOException e) {
+      LOG.warn("generation {} committed, but removing files no generation needs failed (the "
+          + "next commit retries): {}", committed.generation(), e.toString());
+    }
+  }
+
+  private HpfReader reader() throws IOException {
+    if (reader == null) {
+      refresh();
+    }
+    return reader;
+  }
+
+  private void refresh() throws IOException {
+    closeReader();
+    reader = HpfReader.open(storage, new ReaderOptions(options.hasher()));
+    manifest = reader.manifest();
+  }
+
+  private void closeReader() throws IOException {
+    HpfReader open = reader;
+    reader = null;
+    if (open != null) {
+      open.close();
+    }
+  }
+
+  /** One more than the largest part id in the manifest or among the files (a dead writer's). */
+  static int nextPartId(ArchiveStorage storage, Manifest manifest) throws IOException {
+    int next = 0;
+    if (manifest != null) {
+      for (PartInfo part : manifest.parts()) {
+        next = Math.max(next, part.id() + 1);
+      }
+    }
+    for (String name : storage.list("")) {
+      if (name.startsWith("part-")) {
+        try {
+          next = Math.max(next, Integer.parseInt(name.substring(5)) + 1);
+        } catch (NumberFormatException e) {
+          // not a part of ours
+        }
+      }
+    }
+    return next;
+  }
+
+  /**
+   * Aborts members not committed, then releases the lock. A create that never committed
+   * removes the archive directory.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    try {
+      abort();
+    } finally {
+      closed = true;
+      pool.shutdownNow();
+      awaitTermination();
+      try {
+        if (reader != null) {
+          reader.close();
+        }
+      } finally {
+        lock.release();
+        if (creating != null && manifest == null) {
+          // Nothing was committed and nobody else can have used this directory: remove it.
+          try {
+            storage.deleteRoot();
+          } catch (IOException e) {
+            LOG.warn("could not remove the failed archive {}: {}", storage.location(),
+                e.toString());
+          }
+        }
+      }
+    }
+  }
+
+  /** A failed task does not stop the others at once: wait, so none writes after cleanup. */
+  private void awaitTermination() {
+    try {
+      if (!pool.awaitTermination(5, TimeUnit.MINUTES)) {
+        LOG.warn("writer threads of {} did not stop in 5 minutes", storage.location());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,344 @@
+package org.hpf.internal.write;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import org.hpf.CorruptArchiveException;
+import org.hpf.DuplicateNameException;
+import org.hpf.HashCollisionException;
+import org.hpf.internal.format.ArchiveId;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.EntryHeader;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.JournalEntry;
+import org.hpf.internal.format.JournalHeader;
+import org.hpf.internal.format.JournalReader;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.SealedFile;
+import org.hpf.internal.format.SequentialInput;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings an archive back to a committed, consistent state after a writer died
+ * (docs/CRASH-SAFETY.md). A journal of the generation after the newest committed one is rolled
+ * forward: its records (a torn last one dropped) are committed as that generation, after parts
+ * the dead writer never sealed are copied, up to their last journaled entry, into sealed parts.
+ * Stale journals and every file no kept generation names are deleted. Runs under the writer
+ * lock.
+ */
+public final class Recovery {
+  private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
+  /** What recovery found and did. */
+  public record Report(int staleJournals, boolean rolledForward, long generation, long entries,
+      long droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted,
+      String rolledBack) {
+
+    public boolean didAnything() {
+      return staleJournals > 0 || rolledForward || filesDeleted > 0 || droppedEntries > 0
+          || rolledBack != null;
+    }
+
+    public String describe() {
+      if (!didAnything()) {
+        return "nothing to recover";
+      }
+      StringBuilder text = new StringBuilder();
+      if (rolledForward) {
+        text.append("committed generation ").append(generation).append(" from the journal: ")
+            .append(entries).append(" files");
+        if (droppedEntries > 0) {
+          text.append(", ").append(droppedEntries).append(" unreadable records dropped");
+        }
+        if (tornTail) {
+          text.append(", torn last record ignored");
+        }
+        if (salvagedParts > 0) {
+          text.append(", ").append(salvagedParts).append(" unsealed parts salvaged");
+        }
+        text.append(" (the files the dead writer had made durable; to add the rest, run hpf "
+            + "append --skip-existing with the same sources); ");
+      }
+      if (rolledBack != null) {
+        text.append("rolled back the unfinished change, which could not have committed (")
+            .append(rolledBack).append("); ");
+      }
+      if (staleJournals > 0) {
+        text.append(staleJournals).append(" stale journals removed; ");
+      }
+      text.append(filesDeleted).append(" leftover files removed");
+      return text.toString();
+    }
+  }
+
+  private Recovery() {}
+
+  static Report run(ArchiveStorage storage, WriterOptions options, ExecutorService pool)
+      throws IOException {
+    long committed = committedGeneration(storage);
+    int stale = 0;
+    int stagingRemoved = 0;
+    if (storage.list("").contains(ArchiveLayout.STAGING)) {
+      // A job's driver holds the lock while its work is staged: this work's driver died.
+      storage.deleteDirectory(ArchiveLayout.STAGING);
+      stagingRemoved = 1;
+    }
+    String pending = null;
+    for (String name : storage.list("")) {
+      if (!name.startsWith(ArchiveLayout.JOURNAL_PREFIX)) {
+        continue;
+      }
+      long generation = GarbageCollector.journalGeneration(name);
+      if (generation >= 0 && generation <= committed) {
+        storage.delete(name);
+        stale++;
+      } else if (generation == committed + 1) {
+        pending = name;
+      } else {
+        throw new CorruptArchiveException(storage.location(name), 0, "journal of generation "
+            + generation + " but the newest committed generation is " + committed);
+      }
+    }
+    Report forward = pending == null ? null : rollForward(storage, pending, committed, options,
+        pool);
+    int deleted = GarbageCollector.collect(storage, options.retainGenerations(), Set.of())
+        + stagingRemoved;
+    Report report = forward == null
+        ? new Report(stale, false, committed, 0, 0, false, 0, deleted, null)
+        : new Report(stale, forward.rolledForward, forward.generation, forward.entries,
+            forward.droppedEntries, forward.tornTail, forward.salvagedParts,
+            deleted + forward.filesDeleted, forward.rolledBack);
+    if (report.didAnything()) {
+      LOG.warn("recovered {}: {}", storage.location(), report.describe());
+    }
+    return report;
+  }
+
+  static long committedGeneration(ArchiveStorage storage) throws IOException {
+    long newest = 0;
+    for (String name : storage.list(Manifest.DIR)) {
+      newest = Math.max(newest, Manifest.generationOf(name));
+    }
+    return newest;
+  }
+
+  /** What the first pass over the journal learned about one part it points into. */
+  private static final class PartCheck {
+    final ArchiveInput input; // null when the part file is gone
+    long end = PartWriter.PREAMBLE;
+    long valid;
+    int copyId = -1;
+
+    PartCheck(ArchiveInput input) {
+      this.input = input;
+    }
+  }
+
+  /**
+   * Rolls the journal forward in two streaming passes: the first checks each journaled entry
+   * against its part and finds where each unsealed part's intact entries end; the second puts
+   * the intact entries into the generation, pointed at salvaged copies where needed. Memory
+   * holds a few numbers per part, not per entry.
+   */
+  private static Report rollForward(ArchiveStorage storage, String journalName, long committed,
+      WriterOptions options, ExecutorService pool) throws IOException {
+    storage.recoverLease(journalName);
+    Manifest base = committed > 0 ? Manifest.read(storage, committed) : null;
+    TreeMap<Integer, PartCheck> parts = new TreeMap<>();
+    Set<Long> invalid = new HashSet<>(); // ordinals of entries whose bytes are not intact
+    JournalReader.Scan scan;
+    try (ArchiveInput in = storage.open(journalName)) {
+      if (JournalReader.headerIsTorn(in, storage.location(journalName))) {
+        // The writer died before its journal header was durable: nothing to redo.
+        storage.delete(journalName);
+        return new Report(0, false, committed, 0, 0, true, 0, 1, null);
+      }
+      long[] ordinal = {0};
+      try {
+        scan = JournalReader.scan(in, storage.location(journalName),
+            base == null ? null : base.archiveId(), entry -> {
+              if (entry.record().isTombstone()) {
+                ordinal[0]++; // a deletion: no bytes to check
+                return;
+              }
+              int partId = entry.record().part();
+              if (base != null && base.part(partId) != null) {
+                throw new CorruptArchiveException(storage.location(journalName), 0,
+                    "journal points into committed part " + partId);
+              }
+              PartCheck part = parts.get(partId);
+              if (part == null) {
+                part = new PartCheck(openPart(storage, partId));
+                parts.put(partId, part);
+              }
+              if (part.input != null && entryIsIntact(part.input, entry)) {
+                part.valid++;
+                part.end = Math.max(part.end,
+                    entry.record().offset() + entry.record().entryLength());
+              } else {
+                invalid.add(ordinal[0]);
+              }
+              ordinal[0]++;
+            });
+      } catch (IOException | RuntimeException e) {
+        closeAll(parts);
+        throw e;
+      }
+    }
+    try {
+      return rollForward(storage, journalName, committed, base, scan, parts, invalid, options,
+          pool);
+    } finally {
+      closeAll(parts);
+    }
+  }
+
+  private static Report rollForward(ArchiveStorage storage, String journalName, long committed,
+      Manifest base, JournalReader.Scan scan, TreeMap<Integer, PartCheck> parts,
+      Set<Long> invalid, WriterOptions options, ExecutorService pool) throws IOException {
+    JournalHeader header = scan.header();
+    if (header.baseGeneration() != committed) {
+      throw new CorruptArchiveException(storage.location(journalName), 0, "journal builds on "
+          + "generation " + header.baseGeneration() + ", the newest committed is " + committed);
+    }
+    if (scan.entries() == 0) {
+      storage.delete(journalName);
+      return new Report(0, false, committed, 0, 0, scan.tornTail(), 0, 1, null);
+    }
+    Set<String> protect = new HashSet<>();
+    protect.add(journalName);
+    parts.keySet().forEach(id -> protect.add(ArchiveLayout.part(id)));
+    // Files of the dead writer's unfinished commit would collide with the ones written now.
+    int deleted = GarbageCollector.collect(storage, options.retainGenerations(), protect);
+
+    ArchiveId id = scan.archiveId();
+    long blockSize = base == null ? header.blockSize() : base.blockSize();
+    int nextPart = ArchiveWriter.nextPartId(storage, base);
+    int salvaged = 0;
+    HpfReader reader = null;
+    try (GenerationCommit commit = new GenerationCommit(storage, id, base,
+        base == null ? header.hashAlgorithm() : base.hashAlgorithm(), base == null ? header.bucketCapacity() : base.bucketCapacity(), blockSize,
+        base == null ? header.partSize() : base.partSize(), options)) {
+      for (Map.Entry<Integer, PartCheck> e : parts.entrySet()) {
+        PartCheck part = e.getValue();
+        if (part.valid == 0) {
+          continue;
+        }
+        if (SealedFile.footerMatches(part.input)) {
+          commit.addPart(e.getKey(), part.input.length());
+        } else {
+          part.copyId = nextPart++;
+          commit.addPart(part.copyId, copyPrefix(storage, id, part.input, part.end, part.copyId,
+              blockSize));
+          salvaged++;
+        }
+      }
+      reader = base == null ? null
+          : HpfReader.open(storage, new ReaderOptions(options.hasher()));
+      HpfReader current = reader;
+      long[] ordinal = {0};
+      long[] recovered = {0};
+      try (ArchiveInput in = storage.open(journalName)) {
+        JournalReader.scan(in, storage.location(journalName), id, entry -> {
+          if (entry.record().isTombstone()) {
+            ordinal[0]++;
+            IndexRecord gone = current == null ? null : current.recordOfHash(entry.name());
+            if (gone != null) {
+              commit.delete(entry.name(), gone);
+              recovered[0]++;
+            }
+          } else if (!invalid.contains(ordinal[0]++)) {
+            PartCheck part = parts.get(entry.record().part());
+            IndexRecord record = part.copyId < 0 ? entry.record()
+                : moveTo(entry.record(), part.copyId);
+            IndexRecord replaced = current == null ? null : current.recordOfHash(entry.name());
+            commit.put(entry.name(), record, entry.mtimeMillis(), replaced);
+            recovered[0]++;
+          }
+        });
+      }
+      try {
+        commit.commit(pool);
+      } catch (DuplicateNameException | HashCollisionException e) {
+        // The writer would have failed this commit itself: roll back, as its abort would have.
+        storage.delete(journalName);
+        int collected = GarbageCollector.collect(storage, options.retainGenerations(),
+            Set.of());
+        return new Report(0, false, committed, 0, invalid.size(), scan.tornTail(), 0,
+            deleted + collected + 1, e.getMessage());
+      }
+      storage.delete(journalName);
+      return new Report(0, true, commit.generation(), recovered[0], invalid.size(),
+          scan.tornTail(), salvaged, deleted, null);
+    } finally {
+      if (reader != null) {
+        reader.close();
+      }
+    }
+  }
+
+  private static ArchiveInput openPart(ArchiveStorage storage, int partId) throws IOException {
+    String name = ArchiveLayout.part(partId);
+    if (!storage.exists(name)) {
+      return null;
+    }
+    storage.recoverLease(name);
+    return storage.open(name);
+  }
+
+  private static void closeAll(Map<Integer, PartCheck> parts) {
+    for (PartCheck part : parts.values()) {
+      if (part.input != null) {
+        try {
+          part.input.close();
+        } catch (IOException e) {
+          // reading is over
+        }
+      }
+    }
+  }
+
+  private static IndexRecord moveTo(IndexRecord record, int part) {
+    return record.movedTo(part, record.offset());
+  }
+
+  /** The journaled entry's header is in the part, checksummed and naming the entry. */
+  private static boolean entryIsIntact(ArchiveInput part, JournalEntry entry) {
+    IndexRecord record = entry.record();
+    int size = EntryHeader.size(entry.name().getBytes(StandardCharsets.UTF_8).length);
+    if (record.offset() + record.entryLength() > part.length() || size > record.entryLength()) {
+      return false;
+    }
+    try {
+      byte[] bytes = part.readFully(record.offset(), size);
+      EntryHeader header = EntryHeader.read(bytes, 0, size, part.name(), record.offset());
+      return header.name().equals(entry.name()) && header.entryLength() == record.entryLength()
+          && header.flags() == record.flags();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Copies a part's entries up to {@code end} into a new sealed part; returns its length. */
+  private static long copyPrefix(ArchiveStorage storage, ArchiveId id, ArchiveInput source,
+      long end, int copyId, long blockSize) throws IOException {
+    try (PartWriter copy = new PartWriter(storage, id, copyId, blockSize)) {
+      SequentialInput in = new SequentialInput(source, PartWriter.PREAMBLE, end, 1 << 20);
+      byte[] chunk = new byte[1 << 16];
+      int n;
+      while ((n = in.read(chunk, 0, chunk.length)) > 0) {
+        copy.output().write(chunk, 0, n);
+      }
+      return copy.seal();
+    }
+  }
+}

@@ -1,0 +1,272 @@
+package org.hpf.internal.write;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CompositeCrcFileChecksum;
+import org.apache.hadoop.fs.FileChecksum;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.hpf.SourceException;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.fs.HpfFileChecksum;
+import org.hpf.internal.read.HpfReader;
+
+/**
+ * Deletes source files once they are verified in an archive, the step that gives the NameNode
+ * its memory back. Each file below the source directories is looked up by the name a create
+ * gives it and compared with the member: same length and the same CRC32C (HDFS computes a
+ * file's on the DataNodes when asked for a COMPOSITE_CRC checksum; elsewhere the file is read).
+ * Only a file that matches is deleted; then directories left empty are removed (never a source
+ * root). A file that is missing from the archive or differs is kept and reported.
+ *
+ * <p>Crash-safe by construction: a file is deleted only after it was verified against a
+ * committed generation, so after a crash at any point every file is either still in place or
+ * verified in the archive, and running the removal again finishes the work.
+ */
+public final class SourceRemoval {
+  /** How to run: {@code dryRun} verifies and reports, deleting nothing. */
+  public record Options(boolean dryRun, int threads) {
+    public Options {
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be at least 1: " + threads);
+      }
+    }
+  }
+
+  /** What a removal verified, deleted (or would delete) and kept. */
+  public record Result(boolean dryRun, long filesVerified, long filesDeleted, long bytesDeleted,
+      long directoriesRemoved, long blocksFreed, long filesKept, List<String> firstKept) {
+
+    /** NameNode objects freed: file and directory inodes, and blocks. */
+    public long namenodeObjectsFreed() {
+      return filesDeleted + directoriesRemoved + blocksFreed;
+    }
+  }
+
+  /** Called before each file is deleted; tests stop a removal there. */
+  @FunctionalInterface
+  interface BeforeDelete {
+    void file(Path file) throws IOException;
+  }
+
+  private static final int SHOWN = 10;
+
+  private final Options options;
+  private final HpfReader reader;
+  private final ExecutorService pool;
+  private final BeforeDelete beforeDelete;
+  private final Configuration checksumConf;
+  private final AtomicLong verified = new AtomicLong();
+  private final AtomicLong deleted = new AtomicLong();
+  private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong blocks = new AtomicLong();
+  private final AtomicLong kept = new AtomicLong();
+  private final List<String> firstKept = new ArrayList<>();
+  private long directories;
+  private final java.util.Map<java.net.URI, FileSystem> checksums = new java.util.HashMap<>();
+
+  private SourceRemoval(Configuration conf, Options options, HpfReader reader,
+      BeforeDelete beforeDelete) {
+    this.options = options;
+    this.reader = reader;
+    this.pool = WriterThreads.pool(options.threads());
+    this.beforeDelete = beforeDelete;
+    this.checksumConf = new Configuration(conf);
+    // File-level CRC32C from HDFS, comparable with the member's (see HpfFileChecksum).
+    checksumConf.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
+  }
+
+  /** Verifies the files below {@code roots} against {@code archive} and deletes those that match. */
+  public static Result run(Configuration conf, Path archive, List<Path> roots, Options options)
+      throws IOException {
+    return run(conf, archive, roots, options, file -> {});
+  }
+
+  static Result run(Configuration conf, Path archive, List<Path> roots, Options options,
+      BeforeDelete beforeDelete) throws IOException {
+    FileSystem archiveFs = archive.getFileSystem(conf);
+    Path target = archiveFs.makeQualified(archive);
+    List<Path> dirs = new ArrayList<>();
+    for (Path root : roots) {
+      dirs.add(checkRoot(conf, root, target));
+    }
+    try (HpfReader reader = HpfReader.open(conf, target)) {
+      SourceRemoval removal = new SourceRemoval(conf, options, reader, beforeDelete);
+      try {
+        for (Path root : dirs) {
+          removal.directory(root.getFileSystem(conf), root, "", true);
+        }
+      } finally {
+        removal.pool.shutdownNow();
+        for (FileSystem client : removal.checksums.values()) {
+          client.close();
+        }
+      }
+      return removal.result();
+    }
+  }
+
+  private static Path checkRoot(Configuration conf, Path root, Path archive) throws IOException {
+    FileSystem fs = root.getFileSystem(conf);
+    FileStatus status;
+    try {
+      status = fs.getFileStatus(root);
+    } catch (FileNotFoundException e) {
+      throw new SourceException("source does not exist: " + root);
+    }
+    if (!status.isDirectory()) {
+      throw new SourceException("source is not a directory: " + status.getPath());
+    }
+    Path dir = status.getPath();
+    for (Path at = archive; at != null; at = at.getParent()) {
+      if (at.equals(dir)) {
+        throw new SourceException("the archive " + archive + " is inside the source " + dir
+            + ": removing the sources would remove it");
+      }
+    }
+    for (Path at = dir; at != null; at = at.getParent()) {
+      if (at.equals(archive)) {
+        throw new SourceException("the source " + dir + " is inside the archive " + archive);
+      }
+    }
+    return dir;
+  }
+
+  /**
+   * Verifies and deletes the files of one directory, then its subdirectories; returns true when
+   * the directory is (or, in a dry run, would be) left empty and was removed.
+   */
+  private boolean directory(FileSystem fs, Path dir, String prefix, boolean root)
+      throws IOException {
+    FileSystem files = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+    FileStatus[] children = files.listStatus(dir);
+    Arrays.sort(children);
+    boolean empty = true;
+    List<Future<Boolean>> pending = new ArrayList<>();
+    for (FileStatus child : children) {
+      if (SymbolicLinks.kind(files, child) != SymbolicLinks.Kind.NONE) {
+        keep(child.getPath(), "a symbolic link (not archived)");
+        empty = false;
+      } else if (child.isDirectory()) {
+        empty &= directory(files, child.getPath(), prefix + child.getPath().getName() + "/",
+            false);
+      } else {
+        String name = prefix + child.getPath().getName();
+        pending.add(pool.submit(() -> file(files, child, name)));
+        if (pending.size() >= options.threads() * 4) {
+          empty &= drain(pending);
+        }
+      }
+    }
+    empty &= drain(pending);
+    if (!empty || root) {
+      return false;
+    }
+    if (!options.dryRun() && !files.delete(dir, false)) {
+      return false;
+    }
+    directories++;
+    return true;
+  }
+
+  private static boolean drain(List<Future<Boolean>> pending) throws IOException {
+    boolean all = true;
+    for (Future<Boolean> file : pending) {
+      all &= GenerationCommit.get(file);
+    }
+    pending.clear();
+    return all;
+  }
+
+  /** Verifies one file and deletes it if it matches; true when it is (or would be) gone. */
+  private boolean file(FileSystem fs, FileStatus file, String name) throws IOException {
+    IndexRecord record = reader.record(name);
+    if (record == null) {
+      return keep(file.getPath(), "not in the archive as '" + name + "'");
+    }
+    if (record.originalLength() != file.getLen()) {
+      return keep(file.getPath(), "its length " + file.getLen() + " differs from the member's "
+          + record.originalLength());
+    }
+    if (file.getLen() > 0 && !sameChecksum(fs, file, reader.contentChecksum(record))) {
+      return keep(file.getPath(), "its bytes differ from the member's (CRC32C)");
+    }
+    verified.incrementAndGet();
+    if (!options.dryRun()) {
+      beforeDelete.file(file.getPath());
+      if (!fs.delete(file.getPath(), false)) {
+        return keep(file.getPath(), "the file system did not delete it");
+      }
+    }
+    deleted.incrementAndGet();
+    bytes.addAndGet(file.getLen());
+    long blockSize = Math.max(1, file.getBlockSize());
+    blocks.addAndGet((file.getLen() + blockSize - 1) / blockSize);
+    return true;
+  }
+
+  private boolean sameChecksum(FileSystem fs, FileStatus file, int memberCrc)
+      throws IOException {
+    if (fs instanceof DistributedFileSystem) {
+      FileChecksum hdfs = checksumClient(fs).getFileChecksum(file.getPath());
+      HpfFileChecksum member = new HpfFileChecksum(memberCrc);
+      if (hdfs instanceof CompositeCrcFileChecksum
+          && hdfs.getAlgorithmName().equals(member.getAlgorithmName())) {
+        return hdfs.equals(member);
+      } // a cluster writing CRC32, not CRC32C: read the bytes
+    }
+    return crc32cOf(fs, file.getPath()) == memberCrc;
+  }
+
+  /** The CRC32C of a file's bytes, read whole. */
+  static int crc32cOf(FileSystem fs, Path file) throws IOException {
+    CRC32C crc = new CRC32C();
+    byte[] buffer = new byte[64 * 1024];
+    try (InputStream in = fs.open(file)) {
+      int n;
+      while ((n = in.read(buffer)) > 0) {
+        crc.update(buffer, 0, n);
+      }
+    }
+    return (int) crc.getValue();
+  }
+
+  /** A client of {@code fs}'s cluster that asks for COMPOSITE_CRC checksums (one per run). */
+  private synchronized FileSystem checksumClient(FileSystem fs) throws IOException {
+    FileSystem client = checksums.get(fs.getUri());
+    if (client == null) {
+      client = FileSystem.newInstance(fs.getUri(), checksumConf);
+      checksums.put(fs.getUri(), client);
+    }
+    return client;
+  }
+
+  private boolean keep(Path file, String why) {
+    kept.incrementAndGet();
+    synchronized (firstKept) {
+      if (firstKept.size() < SHOWN) {
+        firstKept.add(file + ": " + why);
+      }
+    }
+    return false;
+  }
+
+  private Result result() {
+    synchronized (firstKept) {
+      return new Result(options.dryRun(), verified.get(), deleted.get(), bytes.get(),
+          directories, blocks.get(), kept.get(), List.copyOf(firstKept));
+    }
+  }
+}

@@ -1,0 +1,315 @@
+package org.hpf.internal.write;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.hpf.ArchiveExistsException;
+import org.hpf.CorruptArchiveException;
+import org.hpf.HpfException;
+import org.hpf.NoCommittedGenerationException;
+import org.hpf.internal.format.ArchiveId;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.JournalHeader;
+import org.hpf.internal.format.JournalReader;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.SealedFile;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.hdfs.HdfsReport;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A create or append whose members are merged elsewhere, in shares that run side by side (the
+ * map tasks of a MapReduce job, each a {@link StagedMerge} in a work directory of its own). The
+ * driver opens the change, which takes the archive's lock for its whole life and fixes the
+ * {@link StagedPlan}; the shares stage their parts and journals below
+ * {@link #stagingDirectory()}; {@link #commit} (run once, by the job's committer) adopts the
+ * journals of the shares that committed into one new generation; {@link #close} cleans up:
+ * after a commit it collects what the new generation no longer needs, otherwise it removes
+ * every staged file (and, for a create, the archive directory), so the archive stays as it was.
+ */
+public final class StagedChange implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(StagedChange.class);
+
+  /** Files and bytes below the sources, and the symbolic links the walk met. */
+  public record Survey(long files, long bytes, SourceLinks links) {}
+
+  /** Sees each source of {@link #survey}, in walk order. */
+  @FunctionalInterface
+  public interface SourceVisitor {
+    void visit(Source source) throws IOException;
+  }
+
+  private final Configuration conf;
+  private final Path archive;
+  private final ArchiveStorage storage;
+  private final WriterOptions options;
+  private final WriterLock lock;
+  private final StagedPlan plan;
+  private Manifest committed;
+  private HdfsReport hdfs;
+  private boolean closed;
+
+  private StagedChange(Configuration conf, Path archive, ArchiveStorage storage,
+      WriterOptions options, WriterLock lock, StagedPlan plan) {
+    this.conf = conf;
+    this.archive = archive;
+    this.storage = storage;
+    this.options = options;
+    this.lock = lock;
+    this.plan = plan;
+  }
+
+  /** Starts creating {@code archive}, which must not exist or be an empty directory. */
+  public static StagedChange create(Configuration conf, Path archive, WriterOptions options)
+      throws IOException {
+    ArchiveStorage storage = storageFor(conf, archive, options);
+    if (storage.rootExistsNonEmpty()) {
+      throw new ArchiveExistsException(storage.location());
+    }
+    long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
+    int capacity = ArchiveCreator.capacity(options, blockSize);
+    storage.mkdirs(Manifest.DIR);
+    String token = UUID.randomUUID().toString();
+    WriterLock lock = WriterLock.acquire(storage, "staged create " + token);
+    ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
+    return start(conf, archive, storage, options, lock, new StagedPlan(token, id,
+        new JournalHeader(JournalHeader.CREATE, false, options.newArchiveAlgorithm(), 0,
+            capacity, blockSize,
+            options.partSize()), 0));
+  }
+
+  /** Starts appending to {@code archive}: lock, then recover if a writer died. */
+  public static StagedChange append(Configuration conf, Path archive, WriterOptions options)
+      throws IOException {
+    ArchiveStorage storage = storageFor(conf, archive, options);
+    if (!storage.rootExists()) {
+      throw new FileNotFoundException("no archive at " + storage.location());
+    }
+    if (options.breakLock()) {
+      WriterLock.breakStale(storage);
+    }
+    String token = UUID.randomUUID().toString();
+    WriterLock lock = WriterLock.acquire(storage, "staged append " + token);
+    ExecutorService pool = WriterThreads.pool(options.threads());
+    try {
+      Recovery.run(storage, options, pool);
+      long generation = Recovery.committedGeneration(storage);
+      if (generation == 0) {
+        throw new NoCommittedGenerationException(storage.location(), false);
+      }
+      Manifest base = Manifest.read(storage, generation);
+      return start(conf, archive, storage, options, lock, new StagedPlan(token, base.archiveId(),
+          new JournalHeader(JournalHeader.APPEND, false, base.hashAlgorithm(), generation,
+              base.bucketCapacity(),
+              base.blockSize(), base.partSize()), ArchiveWriter.nextPartId(storage, base)));
+    } catch (IOException | RuntimeException | Error e) {
+      lock.release();
+      throw e;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static StagedChange start(Configuration conf, Path archive, ArchiveStorage storage,
+      WriterOptions options, WriterLock lock, StagedPlan plan) throws IOException {
+    StagedChange change = new StagedChange(conf, archive, storage, options, lock, plan);
+    try {
+      storage.mkdirs(stagingName(plan));
+      return change;
+    } catch (IOException | RuntimeException | Error e) {
+      change.close();
+      throw e;
+    }
+  }
+
+  private static ArchiveStorage storageFor(Configuration conf, Path archive,
+      WriterOptions options) throws IOException {
+    FileSystem fs = archive.getFileSystem(conf);
+    return HdfsIntegration.storage(fs, fs.makeQualified(archive), options.replication(),
+        options.partSize(), options.hdfs());
+  }
+
+  private static String stagingName(StagedPlan plan) {
+    return ArchiveLayout.STAGING + "/" + plan.token();
+  }
+
+  public StagedPlan plan() {
+    return plan;
+  }
+
+  /** Where the shares stage their work: a directory of this change's own. */
+  public Path stagingDirectory() throws IOException {
+    FileSystem fs = archive.getFileSystem(conf);
+    return new Path(fs.makeQualified(archive), stagingName(plan));
+  }
+
+  /**
+   * Walks the sources once before anything is merged: counts them, fails on a name two roots
+   * both give and, for an append, on names the archive has, and shows each source to
+   * {@code visitor}.
+   */
+  public Survey survey(List<Path> roots, SourceVisitor visitor) throws IOException {
+    HpfReader reader = plan.creates() ? null
+        : HpfReader.open(storage, new ReaderOptions(options.hasher()));
+    try {
+      SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
+          options.symlinks(), storage.location(), reader == null ? null
+              : source -> ArchiveWriter.existing(reader, source.name()) != null,
+          visitor::visit);
+      return new Survey(totals.files(), totals.bytes(), totals.links());
+    } finally {
+      if (reader != null) {
+        reader.close();
+      }
+    }
+  }
+
+  /**
+   * Commits the staged work of {@code plan}: every member journaled in {@code journals} (each
+   * a finished {@link StagedMerge#JOURNAL}, its parts already moved into the archive directory)
+   * becomes part of one new generation. Fails, committing nothing, when the change's lock is
+   * no longer held (its driver died or the lock was broken) or another generation was committed
+   * meanwhile.
+   */
+  public static Manifest commit(Configuration conf, Path archive, StagedPlan plan,
+      List<Path> journals, WriterOptions options) throws IOException {
+    ArchiveStorage storage = storageFor(conf, archive, options);
+    if (!WriterLock.heldBy(storage, plan.token())) {
+      throw new HpfException(storage.location() + ": the change that staged this work no "
+          + "longer holds the archive's lock (its driver died or the lock was broken); nothing "
+          + "was committed");
+    }
+    JournalHeader header = plan.header();
+    long newest = Recovery.committedGeneration(storage);
+    if (newest != header.baseGeneration()) {
+      throw new HpfException(storage.location() + ": generation " + newest + " was committed "
+          + "while the change built on generation " + header.baseGeneration()
+          + " was staged; nothing was committed");
+    }
+    Manifest base = newest == 0 ? null : Manifest.read(storage, newest);
+    ExecutorService pool = WriterThreads.pool(options.threads());
+    try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
+        header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(), options)) {
+      Set<Integer> adopted = new HashSet<>();
+      for (Path journal : journals) {
+        FileSystem fs = journal.getFileSystem(conf);
+        long length = fs.getFileStatus(journal).getLen();
+        try (ArchiveInput in = new HadoopStorage.HadoopInput(journal.toString(),
+            fs.open(journal), length)) {
+          JournalReader.Scan scan = JournalReader.scan(in, journal.toString(),
+              plan.archiveId(), entry -> {
+                int part = entry.record().part();
+                if (adopted.add(part)) {
+                  adopt(storage, commit, base, plan, part, journal);
+                }
+                commit.put(entry.name(), entry.record(), entry.mtimeMillis(), null);
+              });
+          if (scan.tornTail() || !scan.header().equals(header)) {
+            throw new CorruptArchiveException(journal.toString(), scan.validLength(),
+                scan.tornTail() ? "the journal of a finished share is cut short"
+                    : "the journal is of another change: " + scan.header());
+          }
+        }
+      }
+      return commit.commit(pool).manifest();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Adds a staged part, checked sealed and new, to the generation being built. */
+  private static void adopt(ArchiveStorage storage, GenerationCommit commit, Manifest base,
+      StagedPlan plan, int part, Path journal) throws IOException {
+    String name = ArchiveLayout.part(part);
+    if (part < plan.firstPartId() || (base != null && base.part(part) != null)) {
+      throw new CorruptArchiveException(journal.toString(), 0, "journal points into " + name
+          + ", which is not a part of this change");
+    }
+    if (!storage.exists(name)) {
+      throw new CorruptArchiveException(storage.location(name), 0, "the part a committed "
+          + "share journaled is missing");
+    }
+    try (ArchiveInput in = storage.open(name)) {
+      if (!SealedFile.footerMatches(in)) {
+        throw new CorruptArchiveException(storage.location(name), in.length(),
+            "the part a committed share journaled is not sealed");
+      }
+      commit.addPart(part, in.length());
+    }
+  }
+
+  /**
+   * After the shares ran: the generation the change committed (then collects what no kept
+   * generation needs and applies the HDFS features), or null if none was.
+   */
+  public Manifest finish() throws IOException {
+    long newest = Recovery.committedGeneration(storage);
+    if (newest > plan.header().baseGeneration()) {
+      committed = Manifest.read(storage, newest);
+      removeStaging();
+      try {
+        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      } catch (IOException e) {
+        LOG.warn("generation {} committed, but removing files no generation needs failed (the "
+            + "next change retries): {}", newest, e.toString());
+      }
+      hdfs = HdfsIntegration.afterCommit(storage, committed);
+    }
+    return committed;
+  }
+
+  /** What the HDFS features did after the commit (null before {@link #finish} found one). */
+  public HdfsReport hdfsReport() {
+    return hdfs;
+  }
+
+  private void removeStaging() {
+    try {
+      storage.deleteDirectory(ArchiveLayout.STAGING);
+    } catch (IOException e) {
+      LOG.warn("could not remove the staged work in {}: {}", storage.location(), e.toString());
+    }
+  }
+
+  /**
+   * Releases the lock. Without a commit, first removes every staged file and every part that
+   * committed shares moved into the archive; a create that committed nothing removes the
+   * archive directory.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (committed != null) {
+      lock.release();
+      return;
+    }
+    try {
+      removeStaging();
+      if (!plan.creates()) {
+        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      }
+    } finally {
+      lock.release();
+      if (plan.creates() && Recovery.committedGeneration(storage) == 0) {
+        storage.deleteRoot();
+      }
+    }
+  }
+}

@@ -1,0 +1,389 @@
+package org.hpf.internal.format;
+
+import static org.hpf.internal.format.FormatTesting.ID;
+import static org.hpf.internal.format.FormatTesting.OTHER_ID;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.hpf.ArchiveVersionException;
+import org.hpf.CorruptArchiveException;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.HadoopStorage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal: records appended in batches, read back; a torn last record is dropped, a bad
+ * record with bytes after it is corruption.
+ */
+class JournalTest {
+  private static final String FILE = "_journal-0000000001";
+
+  /** An append on generation 7 with replace, as ArchiveWriter writes it. */
+  static final JournalHeader HEADER =
+      new JournalHeader(JournalHeader.APPEND, true, NameHasher.SHA256_128_ID, 7, 1234,
+          128L << 20, 1L << 30);
+
+  @TempDir Path tmp;
+  private HadoopStorage storage;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    storage = FormatTesting.storage(tmp);
+  }
+
+  static List<JournalEntry> entries(int count, long seed) {
+    Random random = new Random(seed);
+    List<JournalEntry> entries = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = "dir" + random.nextInt(5) + "/fïle-" + i + "x".repeat(random.nextInt(30));
+      IndexRecord record = new IndexRecord(NameHasher.MURMUR3_128.hash(name), random.nextInt(9),
+          random.nextInt(2), random.nextInt(1 << 30), random.nextInt(1 << 20),
+          random.nextInt(1 << 20));
+      entries.add(new JournalEntry(name, record, 1_700_000_000_000L + random.nextInt()));
+    }
+    return entries;
+  }
+
+  /** Writes the entries in batches; returns the offset where each record starts. */
+  private long[] write(List<JournalEntry> entries, int batch) throws IOException {
+    storage.delete(FILE);
+    long[] starts = new long[entries.size() + 1];
+    long at = JournalReader.PREAMBLE;
+    try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID, HEADER)) {
+      for (int i = 0; i < entries.size(); i += batch) {
+        writer.append(entries.subList(i, Math.min(entries.size(), i + batch)));
+      }
+      writer.append(List.of());
+    }
+    for (int i = 0; i < entries.size(); i++) {
+      starts[i] = at;
+      at += JournalWriter.encode(entries.get(i)).length;
+    }
+    starts[entries.size()] = at;
+    assertEquals(at, Files.size(tmp.resolve(FILE)));
+    return starts;
+  }
+
+  private JournalReader.Contents read() throws IOException {
+    try (ArchiveInput in = storage.open(FILE)) {
+      return JournalReader.read(in, FILE, ID);
+    }
+  }
+
+  private byte[] bytes() throws IOException {
+    return Files.readAllBytes(tmp.resolve(FILE));
+  }
+
+  private void put(byte[] bytes) throws IOException {
+    FormatTesting.put(storage, FILE, bytes);
+  }
+
+  @Test
+  void layoutMatchesTheSpec() throws Exception {
+    JournalEntry entry = entries(1, 1).get(0);
+    byte[] encoded = JournalWriter.encode(entry);
+    byte[] name = entry.name().getBytes(StandardCharsets.UTF_8);
+    int payload = 2 + name.length + IndexRecord.SIZE + 8;
+    assertEquals(4 + payload + 4, encoded.length);
+    ByteBuffer buf = ByteBuffer.wrap(encoded);
+    assertEquals(payload, buf.getInt());
+    assertEquals(name.length, buf.getShort());
+    byte[] readName = new byte[name.length];
+    buf.get(readName);
+    assertEquals(entry.name(), new String(readName, StandardCharsets.UTF_8));
+    assertEquals(entry.record(), IndexRecord.read(encoded, buf.position(), "j", 0));
+    buf.position(buf.position() + IndexRecord.SIZE);
+    assertEquals(entry.mtimeMillis(), buf.getLong());
+    assertEquals(Checksums.crc32c(encoded, 0, 4 + payload), buf.getInt());
+
+    write(List.of(entry), 1);
+    byte[] file = bytes();
+    assertEquals(FileHeader.SIZE + JournalHeader.SIZE + encoded.length, file.length);
+    assertEquals(54, JournalReader.PREAMBLE);
+    assertEquals(Arrays.toString(FileHeader.bytes(FileKind.JOURNAL, ID)),
+        Arrays.toString(Arrays.copyOf(file, FileHeader.SIZE)));
+    // JournalHeader --> Operation:uint8, Flags:uint8 (bit 0 replace, bit 1 algorithm 2),
+    //                   BaseGeneration:int64,
+    //                   BucketCapacity:int32, BlockSize:int64, PartSize:int64   (30 bytes)
+    ByteBuffer header = ByteBuffer.wrap(file, FileHeader.SIZE, JournalHeader.SIZE);
+    assertEquals(2, header.get()); // append
+    assertEquals(1 | 2, header.get()); // replace, hash algorithm 2
+    assertEquals(7, header.getLong());
+    assertEquals(1234, header.getInt());
+    assertEquals(128L << 20, header.getLong());
+    assertEquals(1L << 30, header.getLong());
+    assertEquals(JournalReader.PREAMBLE, header.position());
+    assertArrayEquals(encoded, Arrays.copyOfRange(file, JournalReader.PREAMBLE, file.length));
+    JournalReader.Contents contents = read();
+    assertEquals(HEADER, contents.header());
+    assertEquals(ID, contents.archiveId());
+    assertEquals(List.of(entry), contents.entries());
+  }
+
+  @Test
+  void headerFieldsRoundTrip() throws Exception {
+    List<JournalHeader> headers = List.of(
+        new JournalHeader(JournalHeader.CREATE, false, NameHasher.SHA256_128_ID, 0, 1, 1, 1),
+        new JournalHeader(JournalHeader.CREATE, false, NameHasher.MURMUR3_128_ID, 0, 1, 1, 1),
+        new JournalHeader(JournalHeader.APPEND, false, NameHasher.MURMUR3_128_ID, 1,
+            Integer.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE),
+        new JournalHeader(JournalHeader.APPEND, true, NameHasher.SHA256_128_ID, Long.MAX_VALUE,
+            42, 1 << 20, 4096));
+    for (JournalHeader header : headers) {
+      byte[] bytes = header.toBytes();
+      assertEquals(JournalHeader.SIZE, bytes.length);
+      assertEquals(header.operation(), bytes[0]);
+      assertEquals((header.replace() ? 1 : 0)
+          | (header.hashAlgorithm() == NameHasher.SHA256_128_ID ? 2 : 0), bytes[1]);
+      assertEquals(header, JournalHeader.read(ByteBuffer.wrap(bytes), "j", 2));
+      storage.delete(FILE);
+      try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID, header)) {
+        writer.append(entries(2, 3));
+      }
+      JournalReader.Contents contents = read();
+      assertEquals(header, contents.header());
+      assertEquals(entries(2, 3), contents.entries());
+    }
+  }
+
+  @Test
+  void rejectsImpossibleHeaders() throws Exception {
+    byte[] good = HEADER.toBytes();
+    // Operation 1 or 2; Flags only bits 0 and 1; BaseGeneration >= 0; capacity, sizes >= 1.
+    List<java.util.function.Consumer<ByteBuffer>> damages = List.of(
+        b -> b.put(0, (byte) 0), b -> b.put(0, (byte) 3), b -> b.put(0, (byte) 0xFF),
+        b -> b.put(1, (byte) 4), b -> b.put(1, (byte) 0x81),
+        b -> b.putLong(2, -1), b -> b.putLong(2, Long.MIN_VALUE),
+        b -> b.putInt(10, 0), b -> b.putInt(10, -5),
+        b -> b.putLong(14, 0), b -> b.putLong(14, -1),
+        b -> b.putLong(22, 0), b -> b.putLong(22, Long.MIN_VALUE));
+    for (int i = 0; i < damages.size(); i++) {
+      byte[] bad = good.clone();
+      damages.get(i).accept(ByteBuffer.wrap(bad));
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          () -> JournalHeader.read(ByteBuffer.wrap(bad), "j", 2), "damage " + i);
+      assertTrue(e.getMessage().contains("bad journal header"), e.getMessage());
+      // The same through the reader of a whole journal.
+      write(entries(3, 4), 3);
+      byte[] file = bytes();
+      System.arraycopy(bad, 0, file, FileHeader.SIZE, JournalHeader.SIZE);
+      put(file);
+      assertThrows(CorruptArchiveException.class, this::read, "damage " + i);
+    }
+  }
+
+  @Test
+  void roundTripsInBatches() throws Exception {
+    for (int batch : new int[] {1, 3, 100}) {
+      List<JournalEntry> entries = entries(57, batch);
+      long[] starts = write(entries, batch);
+      JournalReader.Contents contents = read();
+      assertEquals(entries, contents.entries());
+      assertFalse(contents.tornTail());
+      assertEquals(starts[entries.size()], contents.validLength());
+    }
+  }
+
+  @Test
+  void headerOnlyAndDamagedHeader() throws Exception {
+    write(List.of(), 1);
+    JournalReader.Contents empty = read();
+    assertEquals(List.of(), empty.entries());
+    assertFalse(empty.tornTail());
+    assertEquals(HEADER, empty.header());
+    assertEquals(JournalReader.PREAMBLE, empty.validLength());
+    byte[] header = bytes();
+    assertEquals(JournalReader.PREAMBLE, header.length);
+    // Cut anywhere before the end of the journal header: nothing was journaled.
+    for (int length = 0; length < JournalReader.PREAMBLE; length++) {
+      put(Arrays.copyOf(header, length));
+      assertThrows(CorruptArchiveException.class, this::read, "cut at " + length);
+    }
+    put(header);
+    try (ArchiveInput in = storage.open(FILE)) {
+      assertThrows(CorruptArchiveException.class, () -> JournalReader.read(in, FILE, OTHER_ID));
+    }
+    byte[] newer = header.clone();
+    newer[5] = 3;
+    put(newer);
+    assertThrows(ArchiveVersionException.class, this::read);
+    // A version 1 journal knows neither flag bit 1 nor hash algorithm 2: flag bit 1 there is
+    // damage, and without it its records are hash algorithm 1.
+    byte[] older = header.clone();
+    older[5] = 1;
+    put(older);
+    assertThrows(CorruptArchiveException.class, this::read);
+    older[FileHeader.SIZE + 1] = 1;
+    put(older);
+    assertEquals(NameHasher.MURMUR3_128_ID, read().header().hashAlgorithm());
+    byte[] part = header.clone();
+    System.arraycopy(FileHeader.bytes(FileKind.PART, ID), 0, part, 0, FileHeader.SIZE);
+    put(part);
+    assertTrue(assertThrows(CorruptArchiveException.class, this::read).getMessage()
+        .contains("expected kind"));
+  }
+
+  @Test
+  void tornLastRecordIsDroppedAtEveryCut() throws Exception {
+    List<JournalEntry> entries = entries(6, 11);
+    long[] starts = write(entries, 2);
+    byte[] file = bytes();
+    int last = entries.size() - 1;
+    // Cut exactly at the start of the last record: a clean journal of the others.
+    put(Arrays.copyOf(file, (int) starts[last]));
+    JournalReader.Contents clean = read();
+    assertEquals(entries.subList(0, last), clean.entries());
+    assertFalse(clean.tornTail());
+    // Cut at every byte inside the last record.
+    for (long cut = starts[last] + 1; cut < starts[last + 1]; cut++) {
+      put(Arrays.copyOf(file, (int) cut));
+      JournalReader.Contents contents = read();
+      assertEquals(entries.subList(0, last), contents.entries(), "cut at " + cut);
+      assertTrue(contents.tornTail(), "cut at " + cut);
+      assertEquals(starts[last], contents.validLength(), "cut at " + cut);
+    }
+  }
+
+  @Test
+  void lastRecordFailingItsChecksumIsATornWrite() throws Exception {
+    List<JournalEntry> entries = entries(5, 12);
+    long[] starts = write(entries, 5);
+    byte[] file = bytes();
+    int last = entries.size() - 1;
+    // Every bit after the length fields (name, record, mtime, checksum) of the last record.
+    int nameLength = entries.get(last).name().getBytes(StandardCharsets.UTF_8).length;
+    for (long bit = 8 * (starts[last] + 6); bit < 8 * starts[last + 1]; bit++) {
+      put(FormatTesting.flip(file, bit));
+      JournalReader.Contents contents = read();
+      assertEquals(entries.subList(0, last), contents.entries(), "bit " + bit);
+      assertTrue(contents.tornTail());
+      assertEquals(starts[last], contents.validLength());
+    }
+    // The length fields of the last record: dropped as torn or reported, never misread.
+    for (long bit = 8 * starts[last]; bit < 8 * (starts[last] + 6); bit++) {
+      put(FormatTesting.flip(file, bit));
+      try {
+        JournalReader.Contents contents = read();
+        assertEquals(entries.subList(0, last), contents.entries(), "bit " + bit);
+        assertTrue(contents.tornTail());
+      } catch (CorruptArchiveException expected) {
+        // also acceptable: the reader cannot tell this from a bad record with bytes after it
+      }
+    }
+    assertTrue(nameLength > 0);
+  }
+
+  @Test
+  void tornLastRecordFollowedByZerosIsDroppedAtEveryCut() throws Exception {
+    List<JournalEntry> entries = entries(6, 15);
+    long[] starts = write(entries, 2);
+    byte[] file = bytes();
+    int last = entries.size() - 1;
+    for (long cut = starts[last]; cut < starts[last + 1]; cut++) {
+      for (int zeros : new int[] {1, (int) (starts[last + 1] - cut), 200}) {
+        byte[] torn = Arrays.copyOf(Arrays.copyOf(file, (int) cut), (int) cut + zeros);
+        put(torn);
+        JournalReader.Contents contents = read();
+        assertEquals(entries.subList(0, last), contents.entries(), "cut at " + cut);
+        assertTrue(contents.tornTail(), "cut at " + cut);
+        assertEquals(starts[last], contents.validLength(), "cut at " + cut);
+        torn[torn.length - 1] = 7; // a byte after the zeros: written later, so not torn
+        put(torn);
+        if (cut + zeros > starts[last + 1]) {
+          assertThrows(CorruptArchiveException.class, this::read, "cut at " + cut);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aHeaderThatNeverBecameDurableHoldsNothing() throws Exception {
+    write(entries(2, 16), 2);
+    byte[] file = bytes();
+    for (int cut = 0; cut < JournalReader.PREAMBLE; cut++) {
+      byte[] torn = Arrays.copyOf(Arrays.copyOf(file, cut), JournalReader.PREAMBLE + 64);
+      put(Arrays.copyOf(file, cut));
+      assertTrue(headerIsTorn(), "cut at " + cut);
+      put(torn);
+      // A torn header that still parses (its cut fell in zero bytes) is not torn: then its
+      // journal is read, and zeros follow it.
+      boolean parses;
+      try {
+        read();
+        parses = true;
+      } catch (CorruptArchiveException | ArchiveVersionException e) {
+        parses = false;
+      }
+      assertEquals(!parses, headerIsTorn(), "cut at " + cut + " followed by zeros");
+      torn[torn.length - 1] = 1;
+      put(torn);
+      assertFalse(headerIsTorn() && parses, "cut at " + cut);
+      if (!parses) {
+        assertFalse(headerIsTorn(), "cut at " + cut + " followed by a record's bytes");
+      }
+    }
+    put(file);
+    assertFalse(headerIsTorn());
+  }
+
+  private boolean headerIsTorn() throws IOException {
+    try (ArchiveInput in = storage.open(FILE)) {
+      return JournalReader.headerIsTorn(in, FILE);
+    }
+  }
+
+  @Test
+  void badRecordFollowedByMoreRecordsIsCorruption() throws Exception {
+    List<JournalEntry> entries = entries(8, 13);
+    long[] starts = write(entries, 3);
+    byte[] file = bytes();
+    // Every single bit of every record but the last.
+    assertEquals(JournalReader.PREAMBLE, starts[0]);
+    for (long bit = 8L * JournalReader.PREAMBLE; bit < 8 * starts[entries.size() - 1]; bit++) {
+      put(FormatTesting.flip(file, bit));
+      long at = bit;
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class, this::read,
+          () -> "bit " + at + " (byte " + at / 8 + ", records start at "
+              + Arrays.toString(starts) + ")");
+      assertTrue(e.getMessage().contains(FILE), e.getMessage());
+    }
+  }
+
+  @Test
+  void garbageAfterTheRecordsIsCorruptionOrATornTail() throws Exception {
+    List<JournalEntry> entries = entries(4, 14);
+    write(entries, 4);
+    byte[] file = bytes();
+    // Zeros after the records: a length that reached the disk before its data (power loss).
+    put(Arrays.copyOf(file, file.length + 20));
+    JournalReader.Contents zeros = read();
+    assertEquals(entries, zeros.entries());
+    assertTrue(zeros.tornTail());
+    assertEquals(file.length, zeros.validLength());
+    // Anything else after the zeros was written after them: corruption.
+    byte[] late = Arrays.copyOf(file, file.length + 20);
+    late[late.length - 1] = 1;
+    put(late);
+    assertThrows(CorruptArchiveException.class, this::read);
+    // Fewer than 4 trailing bytes: a torn length field.
+    put(Arrays.copyOf(file, file.length + 3));
+    JournalReader.Contents contents = read();
+    assertEquals(entries, contents.entries());
+    assertTrue(contents.tornTail());
+    assertEquals(file.length, contents.validLength());
+  }
+}

@@ -1,0 +1,134 @@
+package org.hpf.internal.hdfs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.File;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.metrics2.AbstractMetric;
+import org.apache.hadoop.metrics2.MetricsRecord;
+import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.testing.MiniDfs;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.WriterOptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a new client's first get costs, counted on the NameNode (client-protocol calls by method)
+ * and the DataNodes (block reads): the numbers docs/HDFS.md states. A change to the read path
+ * that adds or saves a round trip changes them.
+ */
+@Tag("hdfs")
+class ColdGetCostTest {
+  @TempDir File sources;
+
+  @Test
+  void aColdGetMakesFiveNameNodeCallsAndSixDataNodeReadsMoreThanAPlainRead() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    MiniDFSCluster cluster = dfs.cluster();
+    Map<String, byte[]> files = HdfsTesting.writeSources(sources, "cold", 300, 100, 5_000, 3);
+    Path archive = new Path(dfs.fileSystem().getUri().toString() + "/cold-get.hpf");
+    Configuration conf = dfs.configuration();
+    ArchiveCreator.create(conf, archive, List.of(HdfsTesting.local(sources)),
+        WriterOptions.builder().threads(1).build());
+    String name = files.keySet().iterator().next();
+    Path plain = new Path(dfs.fileSystem().getUri().toString() + "/cold-get-plain");
+    try (var out = dfs.fileSystem().create(plain)) {
+      out.write(files.get(name));
+    }
+
+    // The control: a new client opens and reads a plain file. Its first connection to a
+    // DataNode asks the NameNode whether data transfer is encrypted (getServerDefaults).
+    Cost control = cost(cluster, () -> {
+      try (FileSystem client = newClient(conf);
+          var in = client.open(plain)) {
+        assertArrayEquals(files.get(name), in.readAllBytes());
+      }
+    });
+    assertEquals(new Cost(Map.of("OverallGetBlockLocationsNumOps", 1L,
+        "OverallGetServerDefaultsNumOps", 1L), 1), control);
+
+    // hpf: the listing of _manifests/, then an open (block locations) of the manifest (which
+    // carries the directory), the bucket's index file and the part; the manifest, the bucket's
+    // function, its record's group, the part's preamble and the member's entry are read.
+    // Nothing else: a reader does not ask for the default replication (getServerDefaults).
+    Cost cold = cost(cluster, () -> {
+      try (FileSystem client = newClient(conf);
+          HpfReader reader = HpfReader.open(client, archive, ReaderOptions.defaults())) {
+        assertArrayEquals(files.get(name), reader.get(name));
+      }
+    });
+    assertEquals(new Cost(Map.of("OverallGetListingNumOps", 1L,
+        "OverallGetBlockLocationsNumOps", 3L, "OverallGetServerDefaultsNumOps", 1L), 5), cold);
+  }
+
+  /**
+   * A client as a new process has it: its own client context, so no connection to a DataNode
+   * is reused from another client of this JVM (the peer cache is per context).
+   */
+  private static FileSystem newClient(Configuration conf) throws Exception {
+    Configuration own = new Configuration(conf);
+    own.set("dfs.client.context", "cold-get-" + java.util.UUID.randomUUID());
+    return FileSystem.newInstance(FileSystem.getDefaultUri(conf), own);
+  }
+
+  /** NameNode calls by method and DataNode block reads of one piece of work. */
+  private record Cost(Map<String, Long> calls, long blockReads) {}
+
+  @FunctionalInterface
+  private interface Work {
+    void run() throws Exception;
+  }
+
+  private static Cost cost(MiniDFSCluster cluster, Work work) throws Exception {
+    HdfsTesting.clientRpcs(cluster); // every earlier call is counted
+    Map<String, Long> before = HdfsTesting.clientRpcsByMethod(cluster);
+    long readsBefore = blockReads(cluster);
+    work.run();
+    HdfsTesting.clientRpcs(cluster);
+    return new Cost(delta(before, HdfsTesting.clientRpcsByMethod(cluster)),
+        blockReads(cluster) - readsBefore);
+  }
+
+  /** Calls whose count grew, without lease renewals (other clients of the shared cluster). */
+  private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+    Map<String, Long> grown = new TreeMap<>();
+    after.forEach((method, count) -> {
+      long d = count - before.getOrDefault(method, 0L);
+      if (d > 0 && !method.equals("OverallRenewLeaseNumOps")) {
+        grown.put(method, d);
+      }
+    });
+    return grown;
+  }
+
+  /** Block reads the DataNodes have served, from their metrics. */
+  private static long blockReads(MiniDFSCluster cluster) {
+    long reads = 0;
+    for (DataNode dn : cluster.getDataNodes()) {
+      MetricsCollectorImpl collector = new MetricsCollectorImpl();
+      DefaultMetricsSystem.instance().getSource(dn.getMetrics().name())
+          .getMetrics(collector, true);
+      for (MetricsRecord record : collector.getRecords()) {
+        for (AbstractMetric metric : record.metrics()) {
+          if (metric.name().equals("ReadBlockOpNumOps")) {
+            reads += metric.value().longValue();
+          }
+        }
+      }
+    }
+    return reads;
+  }
+}
