@@ -84,7 +84,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** {@code hpf-bench mapreduce}: hpf's MapReduce build against {@code hadoop archive}. */
   @Command(name = "mapreduce", mixinStandardHelpOptions = true,
       description = "Uploads the files to the cluster, archives them with Hadoop's own"
-          + " HadoopArchives job and with hpf's ArchiveJob on the same job runner, and compares"
+          + " HadoopArchives job and with hpf's JobDriver on the same job runner, and compares"
           + " job times, NameNode objects (sources kept, then removed), bytes stored and get"
           + " latencies. Writes mapreduce.json and mapreduce.md to --out.")
   static final class MapReduce implements Callable<Integer> {

@@ -8,7 +8,7 @@ import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.ChangeResult;
-import org.hpf.mapreduce.build.ArchiveJob;
+import org.hpf.internal.build.JobDriver;
 import org.hpf.ExistingNames;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.Command;
@@ -89,10 +89,10 @@ final class AppendCommand extends HpfSubcommand {
         throw new ParameterException(spec.commandLine(),
             "--replace and --skip-existing are not supported with --mapreduce");
       }
-      ArchiveJob.Result result;
+      JobDriver.Result result;
       try (Progress progress = progress("append")) {
         builder.progress(progress);
-        result = ArchiveJob.append(configuration(), roots, archivePath, builder.build());
+        result = JobDriver.append(configuration(), roots, archivePath, builder.build());
       }
       if (!quiet()) {
         JobSummary.print(out(), "appended to", result);

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
-import org.hpf.mapreduce.build.ArchiveJob;
+import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.CreateResult;
 import org.hpf.internal.write.WriterOptions;
@@ -93,10 +93,10 @@ final class CreateCommand extends HpfSubcommand {
     }
 
     if (mapreduce) {
-      ArchiveJob.Result result;
+      JobDriver.Result result;
       try (Progress progress = progress("create")) {
         builder.progress(progress);
-        result = ArchiveJob.create(configuration(), sources, archive, builder.build());
+        result = JobDriver.create(configuration(), sources, archive, builder.build());
       }
       if (!quiet()) {
         JobSummary.print(out(), "created", result);

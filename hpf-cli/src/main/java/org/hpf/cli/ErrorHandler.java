@@ -12,6 +12,7 @@ import org.hpf.ArchiveLockedException;
 import org.hpf.ArchiveVersionException;
 import org.hpf.CorruptArchiveException;
 import org.hpf.DuplicateNameException;
+import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
 import org.hpf.InvalidNameException;
 import org.hpf.LimitExceededException;
@@ -69,8 +70,8 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     if (e instanceof ArchiveLockedException) {
       return ExitCodes.LOCKED;
     }
-    // FileNotInArchiveException extends FileNotFoundException.
-    if (e instanceof FileNotFoundException || e instanceof NoCommittedGenerationException) {
+    if (e instanceof FileNotFoundException || e instanceof FileNotInArchiveException
+        || e instanceof NoCommittedGenerationException) {
       return ExitCodes.NOT_FOUND;
     }
     return ExitCodes.ERROR;

@@ -3,13 +3,13 @@ package org.hpf.cli;
 import java.io.PrintStream;
 import java.util.Locale;
 import org.hpf.internal.format.Manifest;
-import org.hpf.mapreduce.build.ArchiveJob;
+import org.hpf.internal.build.JobDriver;
 
 /** The summary of an archive built or grown by a MapReduce job. */
 final class JobSummary {
   private JobSummary() {}
 
-  static void print(PrintStream out, String verb, ArchiveJob.Result r) {
+  static void print(PrintStream out, String verb, JobDriver.Result r) {
     Manifest m = r.manifest();
     out.println(verb + " " + r.archive() + ": generation " + m.generation() + ", by job "
         + r.jobId());

@@ -27,6 +27,7 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
+import org.hpf.FileNotInArchiveException;
 import org.hpf.StaleGenerationException;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.EntryHeader;
@@ -379,6 +380,9 @@ public class HpfFileSystem extends FileSystem {
           throw e;
         }
         cache.invalidate(location.archive());
+      } catch (FileNotInArchiveException e) {
+        // A file system reports a missing path in Hadoop's terms.
+        throw (FileNotFoundException) new FileNotFoundException(e.getMessage()).initCause(e);
       } finally {
         if (!handedOver) {
           lease.close();

@@ -15,7 +15,7 @@ final class MapReduceReport {
     md.append(String.format(Locale.ROOT, "%,d files uploaded in %.1f s%n%n",
         ((Number) results.get("files")).longValue(),
         ((Number) results.get("uploadMillis")).longValue() / 1000.0));
-    md.append("| | HAR (`hadoop archive`) | hpf (`ArchiveJob`) |\n|---|---:|---:|\n");
+    md.append("| | HAR (`hadoop archive`) | hpf (`JobDriver`) |\n|---|---:|---:|\n");
     row(md, "job time (s)", har, hpf, "totalMillis", 1000.0, "%.1f");
     row(md, "NameNode objects of the archive", har, hpf, "namenodeObjects", 1, "%,.0f");
     row(md, "... with the sources kept", har, hpf, "objectsWithSourcesKept", 1, "%,.0f");

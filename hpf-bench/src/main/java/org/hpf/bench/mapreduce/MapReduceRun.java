@@ -27,14 +27,14 @@ import org.hpf.bench.BenchCluster;
 import org.hpf.bench.DatasetGenerator;
 import org.hpf.bench.Results;
 import org.hpf.bench.systems.HarArchive;
-import org.hpf.mapreduce.build.ArchiveJob;
+import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.SourceRemoval;
 import org.hpf.internal.write.WriterOptions;
 
 /**
  * The MapReduce build against {@code hadoop archive}: the same files uploaded to the cluster,
- * archived by Hadoop's HadoopArchives job and by hpf's ArchiveJob on the same job runner; job
+ * archived by Hadoop's HadoopArchives job and by hpf's JobDriver on the same job runner; job
  * times, NameNode objects before and after (sources kept, then removed), bytes stored, and get
  * latencies of both archives, every byte compared.
  */
@@ -78,7 +78,7 @@ public final class MapReduceRun {
           harCount.objects());
 
       Path hpf = new Path(root, "data.hpf");
-      ArchiveJob.Result job = ArchiveJob.create(jobs, List.of(sources), hpf,
+      JobDriver.Result job = JobDriver.create(jobs, List.of(sources), hpf,
           WriterOptions.builder().replication(config.replication).build());
       BenchCluster.NameNodeCount hpfCount = cluster.count(hpf);
       log.printf(Locale.ROOT, "hpf job: %.1f s (listing %.1f s, job %.1f s, %d maps), %d"

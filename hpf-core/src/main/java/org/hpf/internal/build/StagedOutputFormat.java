@@ -1,4 +1,4 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.JobContext;

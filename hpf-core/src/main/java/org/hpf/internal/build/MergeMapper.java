@@ -1,4 +1,4 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
 import com.google.common.base.Throwables;
 import java.io.IOException;

@@ -1,27 +1,23 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
+import org.hpf.mapreduce.ArchiveJobException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
 import org.hpf.SourceException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsReport;
 import org.hpf.ProgressListener;
 import org.hpf.internal.write.SourceLinks;
-import org.hpf.internal.write.SourceRemoval;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
@@ -42,21 +38,16 @@ import org.hpf.internal.write.WriterOptions;
  *       (a failed create leaves none).
  * </ol>
  *
- * <p>Also a {@link Tool}: {@code hadoop jar hpf-core-<version>-hadoop.jar
- * org.hpf.mapreduce.build.ArchiveJob [generic options] [--append] <source>... <archive>}.
+ * <p>{@link org.hpf.mapreduce.ArchiveJob} is its public face and {@code hadoop jar} tool.
  */
-public final class ArchiveJob extends Configured implements Tool {
+public final class JobDriver {
 
   /** What the job did. */
   public record Result(Path archive, String jobId, Manifest manifest, long files, long bytes,
       int maps, long listingMillis, long jobMillis, long totalMillis, HdfsReport hdfs,
       SourceLinks links) {}
 
-  public ArchiveJob() {}
-
-  public ArchiveJob(Configuration conf) {
-    super(conf);
-  }
+  private JobDriver() {}
 
   /** Creates {@code archive} from the files below the {@code sources} directories. */
   public static Result create(Configuration conf, List<Path> sources, Path archive,
@@ -71,7 +62,7 @@ public final class ArchiveJob extends Configured implements Tool {
   }
 
   /** @param customize changes the job before it is submitted (tests) */
-  static Result run(Configuration conf, List<Path> sources, Path archive, boolean append,
+  public static Result run(Configuration conf, List<Path> sources, Path archive, boolean append,
       WriterOptions options, Consumer<Job> customize) throws IOException {
     long start = System.nanoTime();
     FileSystem archiveFs = archive.getFileSystem(conf);
@@ -163,7 +154,7 @@ public final class ArchiveJob extends Configured implements Tool {
   private static void configure(Job job, StagedPlan plan, Path archive, Path staging,
       WriterOptions options) {
     if (job.getConfiguration().get("mapreduce.job.jar") == null) {
-      job.setJarByClass(ArchiveJob.class); // the shaded jar under hadoop jar
+      job.setJarByClass(JobDriver.class); // the shaded jar under hadoop jar
     }
     job.setInputFormatClass(SourceInputFormat.class);
     job.setMapperClass(MergeMapper.class);
@@ -220,55 +211,5 @@ public final class ArchiveJob extends Configured implements Tool {
       progress.merged(bytes - reported);
     }
     return Math.max(bytes, reported);
-  }
-
-  @Override
-  public int run(String[] args) throws Exception {
-    boolean append = false;
-    boolean deleteSources = false;
-    List<Path> paths = new ArrayList<>();
-    for (String arg : args) {
-      if (arg.equals("--append")) {
-        append = true;
-      } else if (arg.equals("--delete-sources")) {
-        deleteSources = true;
-      } else if (arg.startsWith("-")) {
-        System.err.println("unknown option " + arg);
-        return usage(System.err);
-      } else {
-        paths.add(new Path(arg));
-      }
-    }
-    if (paths.size() < 2) {
-      return usage(System.err);
-    }
-    Configuration conf = getConf();
-    Result result = run(conf, paths.subList(0, paths.size() - 1), paths.get(paths.size() - 1),
-        append, JobSettings.writerOptions(conf), job -> {});
-    System.out.printf("%s generation %d of %s: %d files, %d bytes, %d map tasks, job %s in "
-        + "%.1f s (listing %.1f s)%n", append ? "appended" : "created",
-        result.manifest().generation(), result.archive(), result.files(), result.bytes(),
-        result.maps(), result.jobId(), result.totalMillis() / 1000.0,
-        result.listingMillis() / 1000.0);
-    if (deleteSources) {
-      SourceRemoval.Result removed = SourceRemoval.run(conf, result.archive(),
-          paths.subList(0, paths.size() - 1), new SourceRemoval.Options(false, 16));
-      System.out.printf("deleted %d source files and %d directories verified in the archive "
-          + "(%d NameNode objects freed); kept %d%n", removed.filesDeleted(),
-          removed.directoriesRemoved(), removed.namenodeObjectsFreed(), removed.filesKept());
-      removed.firstKept().forEach(kept -> System.err.println("kept " + kept));
-      return removed.filesKept() == 0 ? 0 : 1;
-    }
-    return 0;
-  }
-
-  private static int usage(PrintStream out) {
-    out.println("usage: hadoop jar hpf-core-<version>-hadoop.jar " + ArchiveJob.class.getName()
-        + " [generic options] [--append] [--delete-sources] <source-dir>... <archive>");
-    return 2;
-  }
-
-  public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new ArchiveJob(new Configuration()), args));
   }
 }

@@ -1,5 +1,6 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
+import org.hpf.mapreduce.ArchiveJobException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -105,7 +106,7 @@ class ArchiveJobYarnTest {
     Path byJob = fs.makeQualified(new Path("/archives/job.hpf"));
     List<Path> sources = List.of(new Path(root, "logs"), new Path(root, "more"));
     org.apache.hadoop.mapreduce.Job[] submitted = new org.apache.hadoop.mapreduce.Job[1];
-    ArchiveJob.Result result = ArchiveJob.run(speculative, sources, byJob, false, options(),
+    JobDriver.Result result = JobDriver.run(speculative, sources, byJob, false, options(),
         job -> {
           job.setMapperClass(HaltingMapper.class);
           submitted[0] = job;
@@ -132,9 +133,9 @@ class ArchiveJobYarnTest {
     Map<String, byte[]> files = JobSources.write(fs, new Path(root, "tree"), "k", 1200, 13);
     List<Path> sources = List.of(new Path(root, "tree"));
     Path archive = fs.makeQualified(new Path("/archives/killed.hpf"));
-    CompletableFuture<ArchiveJob.Result> running = CompletableFuture.supplyAsync(() -> {
+    CompletableFuture<JobDriver.Result> running = CompletableFuture.supplyAsync(() -> {
       try {
-        return ArchiveJob.run(conf, sources, archive, false, options(),
+        return JobDriver.run(conf, sources, archive, false, options(),
             job -> job.setMapperClass(SlowMapper.class));
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
@@ -147,7 +148,7 @@ class ArchiveJobYarnTest {
         String.valueOf(failed.getCause()));
     assertFalse(fs.exists(archive), "a killed create leaves no archive");
 
-    ArchiveJob.Result again = ArchiveJob.run(conf, sources, archive, false, options(),
+    JobDriver.Result again = JobDriver.run(conf, sources, archive, false, options(),
         job -> {});
     assertEquals(1200, again.files());
     JobSources.assertHolds(conf, archive, new java.util.TreeMap<>(files));
@@ -155,7 +156,7 @@ class ArchiveJobYarnTest {
 
   /** Waits until a task's work is committed into the staging directory, then kills the job. */
   private static void killOnceATaskCommitted(Path archive,
-      CompletableFuture<ArchiveJob.Result> running) throws Exception {
+      CompletableFuture<JobDriver.Result> running) throws Exception {
     Path staging = new Path(archive, ArchiveLayout.STAGING);
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
     while (System.nanoTime() < deadline && !running.isDone()) {

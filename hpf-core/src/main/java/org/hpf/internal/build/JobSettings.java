@@ -1,4 +1,4 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -39,11 +39,13 @@ public final class JobSettings {
         .threads(conf.getInt(MAP_THREADS, DEFAULT_MAP_THREADS))
         .compression(Compression.valueOf(
             conf.getTrimmed(COMPRESSION, "auto").toUpperCase(java.util.Locale.ROOT)));
-    long partSize = conf.getLong(PART_SIZE, 0);
+    long partSize = conf.getLongBytes(PART_SIZE, conf.getLongBytes(
+        org.hpf.ArchiveSettings.PART_SIZE_KEY, 0));
     if (partSize > 0) {
       options.partSize(partSize);
     }
-    int replication = conf.getInt(REPLICATION, 0);
+    int replication = conf.getInt(REPLICATION, conf.getInt(
+        org.hpf.ArchiveSettings.REPLICATION_KEY, 0));
     if (replication > 0) {
       options.replication(replication);
     }

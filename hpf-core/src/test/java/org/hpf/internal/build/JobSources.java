@@ -1,4 +1,4 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
 import java.io.DataInput;
 import java.io.DataOutput;

@@ -1,4 +1,4 @@
-package org.hpf.mapreduce.build;
+package org.hpf.mapreduce;
 
 import org.hpf.HpfException;
 

@@ -1,5 +1,6 @@
-package org.hpf.mapreduce.build;
+package org.hpf.internal.build;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +16,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.DuplicateNameException;
+import org.hpf.mapreduce.ArchiveJobException;
 import org.hpf.NameExistsException;
 import org.hpf.SourceException;
 import org.hpf.internal.format.ArchiveLayout;
@@ -50,6 +52,35 @@ class ArchiveJobLocalTest {
   }
 
   @Test
+  void thePublicToolCreatesAndTheApiAppendsWithSettingsFromTheConfiguration() throws Exception {
+    Map<String, byte[]> files = new HashMap<>(JobSources.write(fs, new Path(sources, "a"), "x",
+        90, 11));
+    Path more = new Path(sources, "b");
+    files.putAll(JobSources.write(fs, more, "y", 30, 12));
+    Path archive = new Path(tmp.resolve("tool.hpf").toUri());
+    Configuration toolConf = new Configuration(conf);
+    toolConf.set(org.hpf.ArchiveSettings.PART_SIZE_KEY, "32k");
+    assertEquals(0, org.apache.hadoop.util.ToolRunner.run(
+        new org.hpf.mapreduce.ArchiveJob(toolConf),
+        new String[] {new Path(sources, "a").toString(), archive.toString()}));
+    assertEquals(2, org.apache.hadoop.util.ToolRunner.run(
+        new org.hpf.mapreduce.ArchiveJob(toolConf), new String[] {archive.toString()}));
+    org.hpf.mapreduce.ArchiveJob.Result appended =
+        org.hpf.mapreduce.ArchiveJob.append(toolConf, List.of(more), archive);
+    assertEquals(2, appended.generation());
+    assertEquals(30, appended.filesAdded());
+    assertEquals(120, appended.fileCount());
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      assertEquals(32 << 10, reader.manifest().partSize());
+    }
+    try (org.hpf.ArchiveReader reader = org.hpf.HpfArchive.openReader(archive, conf)) {
+      for (Map.Entry<String, byte[]> file : files.entrySet()) {
+        assertArrayEquals(file.getValue(), reader.get(file.getKey()), file.getKey());
+      }
+    }
+  }
+
+  @Test
   void buildsWhatCreateBuildsFromTheSameSources() throws IOException {
     Map<String, byte[]> files = new HashMap<>();
     Path logs = new Path(sources, "logs");
@@ -57,7 +88,7 @@ class ArchiveJobLocalTest {
     files.putAll(JobSources.write(fs, logs, "app", 300, 1));
     files.putAll(JobSources.write(fs, images, "cam", 150, 2));
     Path byJob = new Path(tmp.resolve("job.hpf").toUri());
-    ArchiveJob.Result result = ArchiveJob.create(conf, List.of(logs, images), byJob, options());
+    JobDriver.Result result = JobDriver.create(conf, List.of(logs, images), byJob, options());
 
     assertEquals(450, result.files());
     assertTrue(result.maps() >= 6, "maps: " + result.maps());
@@ -92,8 +123,8 @@ class ArchiveJobLocalTest {
     Map<String, byte[]> files = new java.util.TreeMap<>(JobSources.write(fs, first, "a", 120, 3));
     Map<String, byte[]> more = JobSources.write(fs, second, "b", 90, 4);
     Path archive = new Path(tmp.resolve("grow.hpf").toUri());
-    ArchiveJob.create(conf, List.of(first), archive, options());
-    ArchiveJob.Result appended = ArchiveJob.append(conf, List.of(second), archive, options());
+    JobDriver.create(conf, List.of(first), archive, options());
+    JobDriver.Result appended = JobDriver.append(conf, List.of(second), archive, options());
     assertEquals(2, appended.manifest().generation());
     files.putAll(more);
     JobSources.assertHolds(conf, archive, files);
@@ -101,7 +132,7 @@ class ArchiveJobLocalTest {
 
     // The same names again: refused before a task runs, the archive as it was.
     NameExistsException clash = assertThrows(NameExistsException.class,
-        () -> ArchiveJob.append(conf, List.of(second), archive, options()));
+        () -> JobDriver.append(conf, List.of(second), archive, options()));
     assertTrue(clash.getMessage().contains("b/d0/s0/f-0.bin"), clash.getMessage());
     JobSources.assertHolds(conf, archive, files);
     assertOnlyGenerationFiles(archive);
@@ -115,16 +146,16 @@ class ArchiveJobLocalTest {
 
     Path file = new Path(tree, "x/d0/s0/f-0.bin");
     SourceException notDir = assertThrows(SourceException.class,
-        () -> ArchiveJob.create(conf, List.of(file), archive, options()));
+        () -> JobDriver.create(conf, List.of(file), archive, options()));
     assertTrue(notDir.getMessage().contains("not a directory"), notDir.getMessage());
 
     SourceException missing = assertThrows(SourceException.class,
-        () -> ArchiveJob.create(conf, List.of(new Path(sources, "nope")), archive, options()));
+        () -> JobDriver.create(conf, List.of(new Path(sources, "nope")), archive, options()));
     assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
 
     Path inside = new Path(tree, "self.hpf");
     SourceException self = assertThrows(SourceException.class,
-        () -> ArchiveJob.create(conf, List.of(tree), inside, options()));
+        () -> JobDriver.create(conf, List.of(tree), inside, options()));
     assertTrue(self.getMessage().contains("inside the source"), self.getMessage());
     assertFalse(fs.exists(inside));
 
@@ -132,7 +163,7 @@ class ArchiveJobLocalTest {
     Path twin = new Path(sources, "twin");
     JobSources.write(fs, twin, "x", 3, 6);
     DuplicateNameException duplicate = assertThrows(DuplicateNameException.class,
-        () -> ArchiveJob.create(conf, List.of(tree, twin), archive, options()));
+        () -> JobDriver.create(conf, List.of(tree, twin), archive, options()));
     assertTrue(duplicate.getMessage().contains("x/d0/s0/f-0.bin"), duplicate.getMessage());
     assertFalse(fs.exists(archive));
   }
@@ -144,7 +175,7 @@ class ArchiveJobLocalTest {
     Path archive = new Path(tmp.resolve("changing.hpf").toUri());
     Path victim = new Path(tree, "y/d1/s1/f-1.bin");
     ArchiveJobException failed = assertThrows(ArchiveJobException.class,
-        () -> ArchiveJob.run(conf, List.of(tree), archive, false, options(), job -> {
+        () -> JobDriver.run(conf, List.of(tree), archive, false, options(), job -> {
           try (FSDataOutputStream out = fs.create(victim, true)) {
             out.write(new byte[5]); // after listing, before the tasks read it
           } catch (IOException e) {
@@ -163,7 +194,7 @@ class ArchiveJobLocalTest {
     Path second = new Path(sources, "second");
     JobSources.write(fs, second, "b", 40, 9);
     Path archive = new Path(tmp.resolve("orphan.hpf").toUri());
-    ArchiveJob.create(conf, List.of(first), archive, options());
+    JobDriver.create(conf, List.of(first), archive, options());
 
     // A driver starts an append, its tasks stage work, and it dies (never closed).
     org.hpf.internal.write.StagedChange dead = org.hpf.internal.write.StagedChange.append(conf, archive,
