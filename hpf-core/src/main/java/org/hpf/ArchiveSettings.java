@@ -33,6 +33,10 @@ public record ArchiveSettings(long partSize, int bucketCapacity, long blockSize,
   /**
    * Checks the components.
    *
+   * @param partSize the part size
+   * @param bucketCapacity most records per bucket, 0 for the default
+   * @param blockSize the block size, 0 for the default
+   * @param replication the replication, 0 for the default
    * @throws IllegalArgumentException if one is out of range
    */
   public ArchiveSettings {

@@ -4,6 +4,11 @@ package org.hpf;
 public class HashCollisionException extends HpfException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An error that names both names.
+   *
+   * @param message what collided
+   */
   public HashCollisionException(String message) {
     super(message);
   }

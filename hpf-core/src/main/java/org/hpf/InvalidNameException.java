@@ -4,6 +4,12 @@ package org.hpf;
 public class InvalidNameException extends HpfException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An error about a name.
+   *
+   * @param name the name
+   * @param rule the rule it breaks
+   */
   public InvalidNameException(String name, String rule) {
     super("invalid name '" + name + "': " + rule);
   }

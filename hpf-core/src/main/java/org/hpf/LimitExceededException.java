@@ -4,6 +4,11 @@ package org.hpf;
 public class LimitExceededException extends HpfException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An error that names the limit.
+   *
+   * @param message which limit, and the value that exceeds it
+   */
   public LimitExceededException(String message) {
     super(message);
   }

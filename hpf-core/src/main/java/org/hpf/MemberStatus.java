@@ -15,6 +15,9 @@ public record MemberStatus(String name, long length, long modificationTime) {
   /**
    * Checks the fields.
    *
+   * @param name the member's name
+   * @param length its length in bytes
+   * @param modificationTime its time, or {@link #UNKNOWN_TIME}
    * @throws NullPointerException if {@code name} is null
    * @throws IllegalArgumentException if {@code length} is negative
    */

@@ -9,6 +9,9 @@ public class NameConflictException extends HpfException {
   private static final long serialVersionUID = 1L;
 
   /**
+   * An error about two names.
+   *
+   * @param archive the archive
    * @param file the name that is a file
    * @param below a name below {@code file}, which makes it a directory too
    * @param where which of the two the archive has already, or that both are being added

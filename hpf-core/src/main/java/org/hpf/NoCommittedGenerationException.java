@@ -4,11 +4,23 @@ package org.hpf;
 public class NoCommittedGenerationException extends HpfException {
   private static final long serialVersionUID = 1L;
 
-  /** For a directory known to have no {@code _manifests} directory unless a journal is there. */
+  /**
+   * For a directory known to have no {@code _manifests} directory unless a journal is there.
+   *
+   * @param archive the archive
+   * @param journalPresent whether an interrupted create's journal is there
+   */
   public NoCommittedGenerationException(String archive, boolean journalPresent) {
     this(archive, journalPresent, false);
   }
 
+  /**
+   * An error about a directory.
+   *
+   * @param archive the directory
+   * @param journalPresent whether an interrupted create's journal is there
+   * @param manifestsDirectoryPresent whether it has a {@code _manifests} directory
+   */
   public NoCommittedGenerationException(String archive, boolean journalPresent,
       boolean manifestsDirectoryPresent) {
     super(message(archive, journalPresent, manifestsDirectoryPresent));

@@ -21,6 +21,8 @@ public record ReadSettings(boolean openAllFiles, long recordCacheBytes) {
   /**
    * Checks the components.
    *
+   * @param openAllFiles whether to open every file up front
+   * @param recordCacheBytes heap for cached records, 0 for none
    * @throws IllegalArgumentException if {@code recordCacheBytes} is negative
    */
   public ReadSettings {

@@ -4,10 +4,21 @@ package org.hpf;
 public class SourceException extends HpfException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An error about a source.
+   *
+   * @param message which source, and what is wrong with it
+   */
   public SourceException(String message) {
     super(message);
   }
 
+  /**
+   * An error about a source.
+   *
+   * @param message which source, and what is wrong with it
+   * @param cause the file system's error
+   */
   public SourceException(String message, Throwable cause) {
     super(message, cause);
   }

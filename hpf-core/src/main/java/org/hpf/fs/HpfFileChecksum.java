@@ -18,6 +18,11 @@ public final class HpfFileChecksum extends CompositeCrcFileChecksum {
    */
   static final int BYTES_PER_CRC = 512;
 
+  /**
+   * The checksum of a member.
+   *
+   * @param crc32c the CRC32C of its bytes
+   */
   public HpfFileChecksum(int crc32c) {
     super(crc32c, DataChecksum.Type.CRC32C, BYTES_PER_CRC);
   }

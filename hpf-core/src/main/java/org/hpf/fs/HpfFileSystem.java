@@ -60,12 +60,14 @@ import static org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapa
 public class HpfFileSystem extends FileSystem {
   /** How often, at most, an open archive is checked for a newer generation (milliseconds). */
   public static final String CHECK_INTERVAL_KEY = "fs.hpf.generation.check.interval.ms";
+  /** Default of {@link #CHECK_INTERVAL_KEY}: one second. */
   public static final long CHECK_INTERVAL_DEFAULT = 1000;
   /**
    * Raw members up to this many bytes are read whole when opened (one read, verified at once);
    * larger ones are read in place. Compressed members are always decompressed in memory.
    */
   public static final String IN_MEMORY_KEY = "fs.hpf.open.in-memory.max.bytes";
+  /** Default of {@link #IN_MEMORY_KEY}: 1 MiB. */
   public static final long IN_MEMORY_DEFAULT = 1 << 20;
   /**
    * The most directories an archive may have for the file system to keep their set in memory
@@ -73,11 +75,12 @@ public class HpfFileSystem extends FileSystem {
    * more answers "is this a directory?" by reading its sorted names. 0 keeps no set.
    */
   public static final String DIRECTORY_SET_KEY = "fs.hpf.directory-set.max.entries";
+  /** Default of {@link #DIRECTORY_SET_KEY}. */
   public static final int DIRECTORY_SET_DEFAULT = 200_000;
   /**
    * Heap per open archive for the index records of recent gets, so that a warm get of a hot
    * member reads only its entry; 0 (the default) keeps none. See
-   * {@link ReaderOptions#recordCacheBytes}.
+   * {@link org.hpf.ReadSettings#recordCacheBytes}.
    */
   public static final String RECORD_CACHE_KEY = "fs.hpf.record-cache.bytes";
 
@@ -118,17 +121,31 @@ public class HpfFileSystem extends FileSystem {
     return uri;
   }
 
-  /** The file system that holds the archives. */
+  /**
+   * The file system that holds the archives.
+   *
+   * @return the underlying file system
+   */
   public FileSystem getUnderlyingFileSystem() {
     return underlying;
   }
 
-  /** The archive directory (on the underlying file system) holding {@code path}. */
+  /**
+   * The archive that holds a path.
+   *
+   * @param path an {@code hpf://} path
+   * @return the archive's directory on the underlying file system
+   */
   public Path archiveOf(Path path) {
     return locate(path).archive();
   }
 
-  /** The member name (or implied directory, "" for the archive itself) {@code path} names. */
+  /**
+   * The member a path names.
+   *
+   * @param path an {@code hpf://} path
+   * @return the member's name, or an implied directory's, or "" for the archive itself
+   */
   public String memberOf(Path path) {
     return locate(path).member();
   }
@@ -391,7 +408,12 @@ public class HpfFileSystem extends FileSystem {
     }
   }
 
-  /** Makes the next call on {@code archive} open its newest generation. */
+  /**
+   * Makes the next call on an archive open its newest generation.
+   *
+   * @param archive the archive's directory on the underlying file system
+   * @throws IOException if closing the reader of its current generation fails
+   */
   protected void refresh(Path archive) throws IOException {
     cache.invalidate(archive);
   }

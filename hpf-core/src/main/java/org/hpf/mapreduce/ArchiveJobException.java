@@ -6,6 +6,11 @@ import org.hpf.HpfException;
 public final class ArchiveJobException extends HpfException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An error about a job.
+   *
+   * @param message which job, and why it failed
+   */
   public ArchiveJobException(String message) {
     super(message);
   }

@@ -47,7 +47,13 @@ import org.hpf.internal.read.HpfReader;
  */
 public class HpfInputFormat extends InputFormat<Text, BytesWritable> {
 
-  /** Adds an archive, or a directory or member inside one (an hpf:// path), to the input. */
+  /**
+   * Adds an archive, or a directory or member inside one, to a job's input.
+   *
+   * @param job the job
+   * @param path an {@code hpf://} path
+   * @throws IOException if the path cannot be qualified
+   */
   public static void addInputPath(org.apache.hadoop.mapreduce.Job job, Path path)
       throws IOException {
     FileInputFormat.addInputPath(job, path);

@@ -24,7 +24,7 @@ public final class HpfInputSplit extends InputSplit implements Writable {
   private long bytes;
   private String[] hosts = new String[0];
 
-  /** For Writable. */
+  /** An empty split, for Hadoop to read one into ({@link #readFields}). */
   public HpfInputSplit() {}
 
   HpfInputSplit(String archive, long generation, String selection, boolean exact, int part,
@@ -42,34 +42,34 @@ public final class HpfInputSplit extends InputSplit implements Writable {
   }
 
   /** The archive directory (a path on its file system, not an hpf:// path). */
-  public String archive() {
+  String archive() {
     return archive;
   }
 
   /** The generation the split was computed on. */
-  public long generation() {
+  long generation() {
     return generation;
   }
 
   /** True if {@code name} is selected: equal to the selection or below it (a directory). */
-  public boolean selects(String name) {
+  boolean selects(String name) {
     return exact ? name.equals(selection) : name.startsWith(selection);
   }
 
-  public int part() {
+  int part() {
     return part;
   }
 
-  public long start() {
+  long start() {
     return start;
   }
 
-  public long end() {
+  long end() {
     return end;
   }
 
   /** Members of the selection whose entries are in the range. */
-  public long members() {
+  long members() {
     return members;
   }
 
