@@ -10,6 +10,12 @@ package org.hpf;
  * @param bytesWritten bytes written to new part files (entries, not index files)
  * @param fileCount members in the archive after the commit
  * @param millis how long the change took, from its first member to the end of the commit
+ * @param hdfs what the HDFS integration used and skipped, and why (storage policy of the parts,
+ *     cache directives added and removed), in one line; on other file systems, that it was
+ *     skipped
+ * @param warnings what the HDFS integration wants an operator to know (a cache pool that could
+ *     not be created, parts that did not land on RAM disks); empty when all went as asked
  */
 public record CommitResult(long generation, long filesAdded, long filesReplaced,
-    long filesDeleted, long bytesWritten, long fileCount, long millis) {}
+    long filesDeleted, long bytesWritten, long fileCount, long millis, String hdfs,
+    java.util.List<String> warnings) {}

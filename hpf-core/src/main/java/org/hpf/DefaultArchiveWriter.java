@@ -81,7 +81,8 @@ final class DefaultArchiveWriter implements ArchiveWriter {
       result = writer.compact(fraction);
     }
     return new CommitResult(result.generation(), result.filesAdded(), result.filesReplaced(),
-        result.filesDeleted(), result.bytesWritten(), result.fileCount(), result.millis());
+        result.filesDeleted(), result.bytesWritten(), result.fileCount(), result.millis(),
+        result.hdfs().describe(), List.copyOf(result.hdfs().warnings()));
   }
 
   @Override

@@ -100,11 +100,11 @@ class HpfProcessIT {
     }
     assertTrue(runs.get(0).out().startsWith("created " + "file:" + dir + "/src.hpf"),
         runs.get(0)::toString);
-    assertTrue(runs.get(1).out().contains(" org/hpf/read/HpfReader.java\n"),
+    assertTrue(runs.get(1).out().contains(" org/hpf/HpfArchive.java\n"),
         runs.get(1)::toString);
     assertEquals(Files.readString(root.resolve(
-            "hpf-core/src/main/java/org/hpf/read/HpfReader.java")),
-        Files.readString(dir.resolve("HpfReader.java")));
+            "hpf-core/src/main/java/org/hpf/HpfArchive.java")),
+        Files.readString(dir.resolve("HpfArchive.java")));
     assertTrue(runs.get(3).out().contains("format version         2"), runs.get(3)::toString);
     assertTrue(runs.get(4).out().startsWith("verified "), runs.get(4)::toString);
   }
