@@ -3,7 +3,6 @@ package org.hpf;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.hpf.internal.hdfs.HdfsOptions;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
 import org.hpf.internal.write.WriterOptions;
@@ -132,31 +131,7 @@ public final class HpfArchive {
         writerOptions(ArchiveSettings.defaults(), settings)));
   }
 
-  static WriterOptions writerOptions(ArchiveSettings layout, WriteSettings settings) {
-    return WriterOptions.builder()
-        .partSize(layout.partSize())
-        .bucketCapacity(layout.bucketCapacity())
-        .blockSize(layout.blockSize())
-        .replication(layout.replication())
-        .threads(settings.threads)
-        .compression(settings.compression)
-        .progress(settings.progress)
-        .symlinks(settings.symlinks)
-        .scratchDirectory(settings.scratchDirectory)
-        .retainGenerations(settings.retainGenerations)
-        .breakLock(settings.breakLock)
-        .hdfs(hdfsOptions(settings))
-        .build();
-  }
-
-  static HdfsOptions hdfsOptions(WriteSettings settings) {
-    return HdfsOptions.builder()
-        .partStoragePolicy(settings.partStoragePolicy)
-        .pinIndex(settings.pinIndex)
-        .cachePool(settings.cachePool)
-        .cacheTtl(settings.cacheTtl)
-        .cacheReplication(settings.cacheReplication)
-        .createCachePool(settings.createCachePool)
-        .build();
+  private static WriterOptions writerOptions(ArchiveSettings layout, WriteSettings settings) {
+    return WriterOptions.builder(layout, settings).build();
   }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
+import org.hpf.internal.hdfs.HdfsOptions;
 
 /**
  * How one writer works: its threads, compression, progress, and on HDFS its storage policy and
@@ -41,19 +42,19 @@ public final class WriteSettings {
   /** The storage policy whose replicas DataNodes write to memory (RAM_DISK) first. */
   public static final String LAZY_PERSIST = "LAZY_PERSIST";
 
-  final int threads;
-  final Compression compression;
-  final ProgressListener progress;
-  final SymlinkPolicy symlinks;
-  final Path scratchDirectory;
-  final int retainGenerations;
-  final boolean breakLock;
-  final String partStoragePolicy;
-  final boolean pinIndex;
-  final String cachePool;
-  final Duration cacheTtl;
-  final int cacheReplication;
-  final boolean createCachePool;
+  private final int threads;
+  private final Compression compression;
+  private final ProgressListener progress;
+  private final SymlinkPolicy symlinks;
+  private final Path scratchDirectory;
+  private final int retainGenerations;
+  private final boolean breakLock;
+  private final String partStoragePolicy;
+  private final boolean pinIndex;
+  private final String cachePool;
+  private final Duration cacheTtl;
+  private final int cacheReplication;
+  private final boolean createCachePool;
 
   private WriteSettings(Builder b) {
     this.threads = b.threads;
@@ -98,28 +99,156 @@ public final class WriteSettings {
    * @throws IllegalArgumentException if a value is not valid
    */
   public static WriteSettings from(Configuration conf) {
+    return builder(conf).build();
+  }
+
+  /**
+   * A builder holding what the {@code hpf.write.*} and {@code hpf.hdfs.*} keys of {@code conf}
+   * say, defaults for keys not set: for a program whose own options override the keys.
+   *
+   * @param conf the configuration to read
+   * @return a new builder
+   * @throws IllegalArgumentException if a value is not valid
+   */
+  public static Builder builder(Configuration conf) {
     Builder b = builder();
-    Builder defaults = builder();
-    b.threads(conf.getInt(THREADS_KEY, defaults.threads));
-    b.compression(Compression.valueOf(conf.get(COMPRESSION_KEY, defaults.compression.name())
+    b.threads(conf.getInt(THREADS_KEY, b.threads));
+    b.compression(Compression.valueOf(conf.get(COMPRESSION_KEY, b.compression.name())
         .trim().toUpperCase(Locale.ROOT)));
-    b.symlinks(SymlinkPolicy.valueOf(conf.get(SYMLINKS_KEY, defaults.symlinks.name())
+    b.symlinks(SymlinkPolicy.valueOf(conf.get(SYMLINKS_KEY, b.symlinks.name())
         .trim().toUpperCase(Locale.ROOT)));
     String scratch = conf.getTrimmed(SCRATCH_DIR_KEY);
     if (scratch != null) {
       b.scratchDirectory(Path.of(scratch));
     }
-    b.retainGenerations(conf.getInt(RETAIN_GENERATIONS_KEY, defaults.retainGenerations));
+    b.retainGenerations(conf.getInt(RETAIN_GENERATIONS_KEY, b.retainGenerations));
     b.partStoragePolicy(conf.getTrimmed(PART_STORAGE_POLICY_KEY));
-    b.pinIndex(conf.getBoolean(PIN_INDEX_KEY, defaults.pinIndex));
-    b.cachePool(conf.getTrimmed(CACHE_POOL_KEY, defaults.cachePool));
+    b.pinIndex(conf.getBoolean(PIN_INDEX_KEY, b.pinIndex));
+    b.cachePool(conf.getTrimmed(CACHE_POOL_KEY, b.cachePool));
     if (conf.getTrimmed(CACHE_TTL_KEY) != null) {
       b.cacheTtl(Duration.ofMillis(conf.getTimeDuration(CACHE_TTL_KEY, 0,
           java.util.concurrent.TimeUnit.MILLISECONDS)));
     }
-    b.cacheReplication(conf.getInt(CACHE_REPLICATION_KEY, defaults.cacheReplication));
-    b.createCachePool(conf.getBoolean(CREATE_CACHE_POOL_KEY, defaults.createCachePool));
-    return b.build();
+    b.cacheReplication(conf.getInt(CACHE_REPLICATION_KEY, b.cacheReplication));
+    b.createCachePool(conf.getBoolean(CREATE_CACHE_POOL_KEY, b.createCachePool));
+    return b;
+  }
+
+  /**
+   * Merge threads, each writing its own part file.
+   *
+   * @return the setting (see {@link Builder#threads})
+   */
+  public int threads() {
+    return threads;
+  }
+
+  /**
+   * When members are stored LZ4-compressed.
+   *
+   * @return the setting (see {@link Builder#compression})
+   */
+  public Compression compression() {
+    return compression;
+  }
+
+  /**
+   * The listener of long work.
+   *
+   * @return the setting (see {@link Builder#progress})
+   */
+  public ProgressListener progress() {
+    return progress;
+  }
+
+  /**
+   * What {@link ArchiveWriter#addTree} does with symbolic links.
+   *
+   * @return the setting (see {@link Builder#symlinks})
+   */
+  public SymlinkPolicy symlinks() {
+    return symlinks;
+  }
+
+  /**
+   * The local directory of the writer's sorted runs.
+   *
+   * @return the setting (see {@link Builder#scratchDirectory})
+   */
+  public Path scratchDirectory() {
+    return scratchDirectory;
+  }
+
+  /**
+   * Generations whose files a commit keeps.
+   *
+   * @return the setting (see {@link Builder#retainGenerations})
+   */
+  public int retainGenerations() {
+    return retainGenerations;
+  }
+
+  /**
+   * Whether opening removes a dead writer's lock.
+   *
+   * @return the setting (see {@link Builder#breakLock})
+   */
+  public boolean breakLock() {
+    return breakLock;
+  }
+
+  /**
+   * HDFS: the storage policy of merged parts, or null for the directory's.
+   *
+   * @return the setting (see {@link Builder#partStoragePolicy})
+   */
+  public String partStoragePolicy() {
+    return partStoragePolicy;
+  }
+
+  /**
+   * HDFS: whether commits pin index files with cache directives.
+   *
+   * @return the setting (see {@link Builder#pinIndex})
+   */
+  public boolean pinIndex() {
+    return pinIndex;
+  }
+
+  /**
+   * HDFS: the cache pool of the directives.
+   *
+   * @return the setting (see {@link Builder#cachePool})
+   */
+  public String cachePool() {
+    return cachePool;
+  }
+
+  /**
+   * HDFS: how long a directive lives, or null for ever.
+   *
+   * @return the setting (see {@link Builder#cacheTtl})
+   */
+  public Duration cacheTtl() {
+    return cacheTtl;
+  }
+
+  /**
+   * HDFS: cached replicas per block.
+   *
+   * @return the setting (see {@link Builder#cacheReplication})
+   */
+  public int cacheReplication() {
+    return cacheReplication;
+  }
+
+  /**
+   * HDFS: whether a missing cache pool is created.
+   *
+   * @return the setting (see {@link Builder#createCachePool})
+   */
+  public boolean createCachePool() {
+    return createCachePool;
   }
 
   @Override
@@ -318,7 +447,7 @@ public final class WriteSettings {
      */
     public WriteSettings build() {
       WriteSettings settings = new WriteSettings(this);
-      HpfArchive.hdfsOptions(settings); // checks them
+      HdfsOptions.of(settings); // checks them
       return settings;
     }
   }

@@ -14,7 +14,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.io.nativeio.NativeIO;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.hpf.internal.hdfs.MiniClusterSettings;
+import org.hpf.minicluster.MiniClusterSettings;
 
 /**
  * The file system the benchmark runs against: an in-process MiniDFSCluster (one NameNode and

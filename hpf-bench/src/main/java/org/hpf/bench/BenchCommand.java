@@ -9,12 +9,12 @@ import org.hpf.bench.experiments.ExperimentCommand;
 import org.hpf.bench.jmh.JmhLauncher;
 import org.hpf.bench.scale.ScaleConfig;
 import org.hpf.bench.scale.ScaleRun;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * The {@code hpf-bench} command. {@link #main} is the only place that exits the JVM; {@link

@@ -1,58 +1,34 @@
 package org.hpf.bench;
 
 import java.io.File;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.io.SequenceFile.CompressionType;
+import org.hpf.Compression;
 import org.hpf.bench.DatasetGenerator.Content;
 import org.hpf.bench.DatasetGenerator.SizeDistribution;
-import org.hpf.Compression;
 import picocli.CommandLine.Option;
 
 /** Every setting of a run; picocli fills it from the command line, tests set it directly. */
-public final class BenchConfig {
-  @Option(names = "--files", split = ",", paramLabel = "N[,N...]",
-      description = "Dataset sizes for the creation suite; the largest is used by every other"
-          + " suite (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
-  public List<Integer> files = new ArrayList<>(List.of(100_000));
-
-  @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = "results",
-      description = "Where results.json, report.md and the charts go (default: ${DEFAULT-VALUE}).")
-  public File out = new File("results");
-
-  @Option(names = "--work", paramLabel = "DIR", description = "Scratch space: local dataset,"
-      + " cluster storage, job runner files (default: <out>/work, deleted afterwards).")
-  public File work;
-
-  @Option(names = "--keep-work", description = "Keep the scratch space after the run.")
-  public boolean keepWork;
-
-  @Option(names = "--fs", paramLabel = "URI", description = "Use this file system (e.g."
-      + " hdfs://namenode:8020) instead of an embedded MiniDFSCluster.")
-  public URI fs;
-
+public final class BenchConfig extends ClusterRunOptions {
   @Option(names = "--base-dir", paramLabel = "PATH", defaultValue = "/hpf-bench",
       description = "Directory on the file system for all stores (default: ${DEFAULT-VALUE}).")
   public String baseDir = "/hpf-bench";
 
-  @Option(names = "--datanodes", defaultValue = "3",
-      description = "DataNodes of the embedded cluster (default: ${DEFAULT-VALUE}).")
-  public int dataNodes = 3;
+  @Option(names = "--reps", defaultValue = "5",
+      description = "Repetitions of the gets (default: ${DEFAULT-VALUE}).")
+  public int reps = 5;
 
-  @Option(names = "--replication", defaultValue = "3",
-      description = "Replication of every system's files (default: ${DEFAULT-VALUE}).")
-  public short replication = 3;
+  public BenchConfig() {
+    super(new File("results"));
+  }
 
-  @Option(names = "--block-size", defaultValue = "134217728", paramLabel = "BYTES",
-      description = "Block size of every system's files (default: ${DEFAULT-VALUE}).")
-  public long blockSize = 128L << 20;
-
-  @Option(names = "--seed", defaultValue = "20260101",
-      description = "Dataset and sampling seed (default: ${DEFAULT-VALUE}).")
-  public long seed = 20260101;
+  @Option(names = "--files", split = ",", paramLabel = "N[,N...]",
+      description = "Dataset sizes for the creation suite; the largest is used by every other"
+          + " suite (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
+  public List<Integer> files = new ArrayList<>(List.of(100_000));
 
   @Option(names = "--min-size", defaultValue = "1024", paramLabel = "BYTES")
   public int minSize = 1024;
@@ -87,10 +63,6 @@ public final class BenchConfig {
   @Option(names = "--gets", defaultValue = "100",
       description = "Random gets per repetition (default: ${DEFAULT-VALUE}).")
   public int gets = 100;
-
-  @Option(names = "--reps", defaultValue = "5",
-      description = "Repetitions of the gets (default: ${DEFAULT-VALUE}).")
-  public int reps = 5;
 
   @Option(names = "--warmup", defaultValue = "100",
       description = "Untimed gets per system before the warm measurements"
@@ -154,10 +126,6 @@ public final class BenchConfig {
 
   public int maxFiles() {
     return files.stream().mapToInt(Integer::intValue).max().orElseThrow();
-  }
-
-  public File workDir() {
-    return work != null ? work : new File(out, "work");
   }
 
   public boolean runs(String suite) {

@@ -9,8 +9,8 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.hpf.bench.DatasetGenerator.Dataset;
 import org.hpf.bench.Results.CreationPoint;
-import org.hpf.bench.systems.BenchSystem;
 import org.hpf.bench.systems.BenchSystem.Creation;
+import org.hpf.bench.systems.BenchSystem;
 
 /**
  * Suite 1 (the paper's Fig. 12): the time each system takes to store N files, for each N

@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.hpf.bench.scale.ScaleConfig;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** Usage and settings errors, which fail before any cluster starts. */
 class BenchCommandTest {

@@ -6,10 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
+import org.hpf.ExistingNames;
+import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.ChangeResult;
-import org.hpf.internal.build.JobDriver;
-import org.hpf.ExistingNames;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,9 +61,9 @@ final class AppendCommand extends HpfSubcommand {
 
   @Override
   protected int run() throws Exception {
-    WriterOptions.Builder builder = WriterOptions.builder();
+    WriterOptions.Builder builder;
     try {
-      merge.applyTo(builder, cache);
+      builder = merge.builder(configuration(), cache);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -78,21 +78,21 @@ final class CacheCommand extends HpfSubcommand {
         throw new ParameterException(spec.commandLine(), "cache pinning needs HDFS; " + path
             + " is on " + fs.getUri().getScheme() + "://");
       }
-      print(info(fs, path, cache.pool()));
+      print(info(fs, path, cache.pool(configuration())));
       return ExitCodes.OK;
     }
     if (action.unpin) {
-      int removed = CachePinning.unpin(fs, path, cache.pool());
+      int removed = CachePinning.unpin(fs, path, cache.pool(configuration()));
       if (!quiet()) {
         out().printf(Locale.ROOT, "removed %d cache directive(s) of %s from pool %s%n", removed,
-            path, cache.pool());
+            path, cache.pool(configuration()));
       }
       return ExitCodes.OK;
     }
     if (action.pin) {
       HdfsOptions options;
       try {
-        options = cache.hdfsOptions(null);
+        options = cache.hdfsOptions(configuration(), null);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -113,7 +113,7 @@ final class CacheCommand extends HpfSubcommand {
         return ExitCodes.OK;
       }
     }
-    CacheStatus status = CachePinning.awaitCached(fs, path, cache.pool(),
+    CacheStatus status = CachePinning.awaitCached(fs, path, cache.pool(configuration()),
         Duration.ofSeconds(waitSeconds == null ? 0 : waitSeconds));
     if (!(action.pin && quiet())) {
       print(describe(status));

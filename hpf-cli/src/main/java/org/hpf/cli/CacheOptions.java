@@ -4,7 +4,11 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.hpf.ArchiveSettings;
+import org.hpf.WriteSettings;
 import org.hpf.internal.hdfs.HdfsOptions;
+import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -31,24 +35,41 @@ final class CacheOptions {
           + " (default: never).")
   Duration ttl;
 
-  /** The pool the options name, or the default one. */
-  String pool() {
-    return pool != null ? pool : HdfsOptions.defaults().cachePool();
+  /** The pool the options name, else the one {@code conf}'s keys name, else the default. */
+  String pool(Configuration conf) {
+    return pool != null ? pool : WriteSettings.from(conf).cachePool();
   }
 
   /**
-   * The HDFS options of a writer: these cache options and the parts' storage policy (null for
-   * the directory's). IllegalArgumentException for values HdfsOptions refuses.
+   * A writer's settings: {@code conf}'s {@code hpf.write.*} and {@code hpf.hdfs.*} keys, then
+   * these cache options and the parts' storage policy (null: as the keys say) over them.
+   * IllegalArgumentException for values the settings refuse.
    */
-  HdfsOptions hdfsOptions(String storagePolicy) {
-    HdfsOptions.Builder builder = HdfsOptions.builder()
-        .partStoragePolicy(storagePolicy)
-        .pinIndex(!noCache)
-        .cacheTtl(ttl);
-    if (pool != null) {
-      builder.cachePool(pool);
+  WriteSettings.Builder settings(Configuration conf, String storagePolicy) {
+    WriteSettings.Builder settings = WriteSettings.builder(conf);
+    if (storagePolicy != null) {
+      settings.partStoragePolicy(storagePolicy);
     }
-    return builder.build();
+    if (noCache) {
+      settings.pinIndex(false);
+    }
+    if (ttl != null) {
+      settings.cacheTtl(ttl);
+    }
+    if (pool != null) {
+      settings.cachePool(pool);
+    }
+    return settings;
+  }
+
+  /** The HDFS options of {@link #settings}. */
+  HdfsOptions hdfsOptions(Configuration conf, String storagePolicy) {
+    return HdfsOptions.of(settings(conf, storagePolicy).build());
+  }
+
+  /** A writer's options: {@code conf}'s layout keys and {@link #settings} without a policy. */
+  WriterOptions.Builder writerOptions(Configuration conf) {
+    return WriterOptions.builder(ArchiveSettings.from(conf), settings(conf, null).build());
   }
 
   /** {@code 90s}, {@code 30m}, {@code 12h}, {@code 7d}, or ISO-8601 ({@code PT1H30M}). */

@@ -2,8 +2,8 @@ package org.hpf.cli;
 
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
-import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.ChangeResult;
@@ -44,7 +44,7 @@ final class CompactCommand extends HpfSubcommand {
     requireArchive(archivePath);
     WriterOptions.Builder builder;
     try {
-      builder = WriterOptions.builder().hdfs(cache.hdfsOptions(null));
+      builder = cache.writerOptions(configuration());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

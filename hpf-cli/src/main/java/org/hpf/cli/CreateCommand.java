@@ -64,9 +64,9 @@ final class CreateCommand extends HpfSubcommand {
       throw new ParameterException(spec.commandLine(),
           "give at least one source and then the archive to create");
     }
-    WriterOptions.Builder builder = WriterOptions.builder();
+    WriterOptions.Builder builder;
     try {
-      merge.applyTo(builder, cache);
+      builder = merge.builder(configuration(), cache);
       if (blockSize != null) {
         builder.blockSize(blockSize);
       }

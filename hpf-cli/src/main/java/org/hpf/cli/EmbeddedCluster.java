@@ -13,7 +13,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.io.nativeio.NativeIO;
-import org.hpf.internal.hdfs.MiniClusterSettings;
+import org.hpf.minicluster.MiniClusterSettings;
 
 /**
  * An in-process HDFS cluster for {@code hpf demo}: one NameNode and some DataNodes on the

@@ -19,12 +19,12 @@ import org.hpf.LimitExceededException;
 import org.hpf.NameConflictException;
 import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
-import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * The one place where errors become a line on stderr and an {@link ExitCodes exit code}: every

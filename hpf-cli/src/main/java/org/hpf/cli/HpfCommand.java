@@ -9,12 +9,12 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.util.VersionInfo;
 import org.hpf.internal.format.FileHeader;
 import picocli.AutoComplete;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code hpf} command. {@link #main} is the only place that exits the JVM; everything else

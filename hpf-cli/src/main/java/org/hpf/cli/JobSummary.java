@@ -2,8 +2,8 @@ package org.hpf.cli;
 
 import java.io.PrintStream;
 import java.util.Locale;
-import org.hpf.internal.format.Manifest;
 import org.hpf.internal.build.JobDriver;
+import org.hpf.internal.format.Manifest;
 
 /** The summary of an archive built or grown by a MapReduce job. */
 final class JobSummary {

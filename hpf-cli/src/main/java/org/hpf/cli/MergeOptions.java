@@ -2,8 +2,11 @@ package org.hpf.cli;
 
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.hpf.ArchiveSettings;
 import org.hpf.Compression;
 import org.hpf.SymlinkPolicy;
+import org.hpf.WriteSettings;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -59,30 +62,31 @@ final class MergeOptions {
   java.nio.file.Path scratchDir;
 
   /**
-   * Applies the options given, with {@code cache}'s for HDFS; IllegalArgumentException for
-   * values the writer refuses.
+   * A writer's options: {@code conf}'s {@code hpf.*} keys, then these options and
+   * {@code cache}'s over them; IllegalArgumentException for values the writer refuses.
    */
-  WriterOptions.Builder applyTo(WriterOptions.Builder builder, CacheOptions cache) {
-    builder.hdfs(cache.hdfsOptions(storagePolicy));
+  WriterOptions.Builder builder(Configuration conf, CacheOptions cache) {
+    WriteSettings.Builder settings = cache.settings(conf, storagePolicy);
     if (symlinks != null) {
-      builder.symlinks(symlinks);
+      settings.symlinks(symlinks);
     }
     if (threads != null) {
-      builder.threads(threads);
+      settings.threads(threads);
     }
     if (scratchDir != null) {
-      builder.scratchDirectory(scratchDir);
-    }
-    if (partSize != null) {
-      builder.partSize(partSize);
-    }
-    if (replication != null) {
-      builder.replication(replication);
+      settings.scratchDirectory(scratchDir);
     }
     if (compression != null) {
-      builder.compression(compression);
+      settings.compression(compression);
     }
-    return builder;
+    ArchiveSettings layout = ArchiveSettings.from(conf);
+    if (partSize != null) {
+      layout = layout.withPartSize(partSize);
+    }
+    if (replication != null) {
+      layout = layout.withReplication(replication);
+    }
+    return WriterOptions.builder(layout, settings.build());
   }
 
   /** HDFS's storage policy names, case-insensitive, checked before any work is done. */

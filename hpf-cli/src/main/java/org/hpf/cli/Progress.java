@@ -1,8 +1,8 @@
 package org.hpf.cli;
 
 import java.io.PrintStream;
-import org.hpf.internal.read.ArchiveVerifier;
 import org.hpf.ProgressListener;
+import org.hpf.internal.read.ArchiveVerifier;
 
 /**
  * Progress of one long command (files and bytes done of a total, rate, time left), shown as the

@@ -36,7 +36,7 @@ final class RmCommand extends HpfSubcommand {
     ChangeResult result;
     WriterOptions options;
     try {
-      options = WriterOptions.builder().hdfs(cache.hdfsOptions(null)).build();
+      options = cache.writerOptions(configuration()).build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -106,6 +106,32 @@ class CommandsTest {
   }
 
   @Test
+  void writersTakeTheConfigurationKeysAndOptionsWinOverThem() throws IOException {
+    String keyed = dir.resolve("keyed.hpf").toString();
+    Cli.Result created = Cli.run("create", "-D", "hpf.write.compression=none",
+        "-D", "hpf.archive.part.size=32k", "-D", "hpf.archive.bucket.capacity=8",
+        src.toString(), keyed);
+    assertEquals(ExitCodes.OK, created.code(), created::toString);
+    assertFalse(Cli.run("ls", "-l", keyed).out().contains(" lz4 "), "compression=none");
+    try (org.hpf.internal.read.HpfReader reader = org.hpf.internal.read.HpfReader.open(
+        new org.apache.hadoop.conf.Configuration(), new org.apache.hadoop.fs.Path(keyed))) {
+      assertEquals(32 << 10, reader.manifest().partSize());
+      assertEquals(8, reader.manifest().bucketCapacity());
+    }
+    String optioned = dir.resolve("optioned.hpf").toString();
+    Cli.Result overridden = Cli.run("create", "-D", "hpf.write.compression=none",
+        "--compress", "lz4", src.toString(), optioned);
+    assertEquals(ExitCodes.OK, overridden.code(), overridden::toString);
+    assertTrue(Cli.run("ls", "-l", optioned).out().contains(" lz4 "), "--compress wins");
+
+    Cli.Result bad = Cli.run("create", "-D", "hpf.write.compression=zip", src.toString(),
+        dir.resolve("bad.hpf").toString());
+    assertEquals(ExitCodes.USAGE, bad.code(), bad::toString);
+    assertTrue(bad.stderr().contains("ZIP"), bad::toString);
+    assertFalse(Files.exists(dir.resolve("bad.hpf")), "nothing written");
+  }
+
+  @Test
   void plainPathsAreLocalAndFsOptionsApply() throws IOException {
     // Files as sources: members named by their file names.
     Cli.Result r = Cli.run("create", "-q", "-D", "io.file.buffer.size=8192", "-fs", "file:///",

@@ -24,8 +24,8 @@ import org.hpf.internal.format.EntryLocation;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.format.NameEntry;
-import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.read.HpfReader;
 
 /**
  * File statuses, listings and block locations of the members of an archive and of the

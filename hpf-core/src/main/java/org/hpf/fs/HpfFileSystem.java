@@ -1,5 +1,7 @@
 package org.hpf.fs;
 
+import static org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapabilityArgs;
+
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -29,18 +31,16 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.StaleGenerationException;
+import org.hpf.fs.ArchiveCache.Lease;
+import org.hpf.fs.HpfPaths.Location;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.MemberNames;
-import org.hpf.fs.ArchiveCache.Lease;
-import org.hpf.fs.HpfPaths.Location;
 import org.hpf.internal.io.ArchiveInput;
-import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
-
-import static org.apache.hadoop.fs.impl.PathCapabilitiesSupport.validatePathCapabilityArgs;
 
 /**
  * A read-only Hadoop {@link FileSystem} over hpf archives: {@code hpf://<scheme>-<authority>/

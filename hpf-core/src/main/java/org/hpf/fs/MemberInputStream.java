@@ -7,8 +7,8 @@ import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.hpf.CorruptArchiveException;
 import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.read.EntryChecks;
 
 /**
  * A seekable, positionable stream over one member.
@@ -77,10 +77,7 @@ final class MemberInputStream extends FSInputStream {
       try {
         part.readFully(start + pos, b, off, len);
       } catch (EOFException e) {
-        // The part's length was checked when it was opened: it was cut since.
-        throw new CorruptArchiveException(description, "its entry at offset " + entryOffset
-            + " of " + part.name() + " runs past the end of the part: the part was truncated"
-            + " after it was opened", e);
+        throw EntryChecks.truncated(description, part, entryOffset, e);
       }
     };
     return new MemberInputStream(description, length, source, part, start + length, onClose);
@@ -192,11 +189,8 @@ final class MemberInputStream extends FSInputStream {
     crcPosition += n;
     if (crcPosition == length) {
       int stored = ByteBuffer.wrap(part.readFully(trailerOffset, 4)).getInt();
-      int computed = (int) crc.getValue();
-      if (stored != computed) {
-        throw new CorruptArchiveException(part.name(), trailerOffset, String.format(
-            "content checksum of %s is 0x%08X, computed 0x%08X", description, stored, computed));
-      }
+      EntryChecks.checkContent((int) crc.getValue(), stored, part.name(), trailerOffset,
+          description);
     }
   }
 

@@ -22,11 +22,11 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.hpf.fs.HpfFileSystem;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.EntryLocation;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.NameEntry;
-import org.hpf.fs.HpfFileSystem;
 import org.hpf.internal.read.HpfReader;
 
 /**

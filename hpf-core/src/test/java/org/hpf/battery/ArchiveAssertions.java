@@ -15,13 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.DirectoryFile.BucketRef;
+import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.NameHash;
 import org.hpf.internal.format.NameHasher;
-import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.EntryStatus;
+import org.hpf.internal.read.HpfReader;
 
 /** Checks an archive against the {@link TestTree} it was made from. */
 final class ArchiveAssertions {

@@ -36,8 +36,8 @@ import org.hpf.internal.write.WriterTestHooks;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -399,8 +399,8 @@ class HpfFileSystemTest {
       CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
           in::readAllBytes);
       assertEquals(p(SourceTree.BIG) + ": its entry at offset " + record.offset() + " of "
-          + part.getName() + " runs past the end of the part: the part was truncated after it"
-          + " was opened", e.getMessage());
+          + part.getName() + " runs past the end of the part: the part was truncated after this"
+          + " reader opened it", e.getMessage());
     }
   }
 

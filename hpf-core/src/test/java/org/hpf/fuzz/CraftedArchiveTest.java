@@ -20,10 +20,10 @@ import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
 import org.hpf.internal.format.Checksums;
 import org.hpf.internal.read.HpfReader;
-import org.hpf.testing.LocalTrees;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.testing.LocalTrees;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,7 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.hpf.internal.hdfs.MiniClusterSettings;
+import org.hpf.minicluster.MiniClusterSettings;
 
 /**
  * One MiniDFSCluster (3 DataNodes, loopback, ephemeral ports, storage under target/) shared by

@@ -3,8 +3,8 @@ package org.hpf.bench.experiments;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Map;
-import org.hpf.bench.BenchCluster;
 import java.util.concurrent.Callable;
+import org.hpf.bench.BenchCluster;
 import picocli.CommandLine.Mixin;
 
 /**

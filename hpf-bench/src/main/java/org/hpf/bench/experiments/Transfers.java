@@ -9,11 +9,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.Compression;
 import org.hpf.bench.systems.HdfsFiles;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
 import org.hpf.internal.write.ArchiveCreator;
-import org.hpf.Compression;
 import org.hpf.internal.write.WriterOptions;
 
 /**

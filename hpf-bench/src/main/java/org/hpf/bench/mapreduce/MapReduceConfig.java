@@ -1,11 +1,15 @@
 package org.hpf.bench.mapreduce;
 
 import java.io.File;
-import java.net.URI;
+import org.hpf.bench.ClusterRunOptions;
 import picocli.CommandLine.Option;
 
 /** Options of {@code hpf-bench mapreduce}. */
-public final class MapReduceConfig {
+public final class MapReduceConfig extends ClusterRunOptions {
+  public MapReduceConfig() {
+    super(new File("results/mapreduce"));
+  }
+
   @Option(names = "--files", defaultValue = "100000", paramLabel = "N",
       description = "Files uploaded, then archived by both jobs (default: ${DEFAULT-VALUE}).")
   public int files = 100_000;
@@ -33,26 +37,6 @@ public final class MapReduceConfig {
 
   @Option(names = "--max-size", defaultValue = "2048", paramLabel = "BYTES")
   public int maxSize = 2048;
-
-  @Option(names = "--seed", defaultValue = "20260101")
-  public long seed = 20260101L;
-
-  @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = "results/mapreduce",
-      description = "Where mapreduce.json and mapreduce.md go (default: ${DEFAULT-VALUE}).")
-  public File out = new File("results/mapreduce");
-
-  @Option(names = "--fs", paramLabel = "URI",
-      description = "A real cluster instead of an embedded MiniDFSCluster.")
-  public URI fs;
-
-  @Option(names = "--datanodes", defaultValue = "3")
-  public int dataNodes = 3;
-
-  @Option(names = "--replication", defaultValue = "3")
-  public short replication = 3;
-
-  @Option(names = "--block-size", defaultValue = "134217728", paramLabel = "BYTES")
-  public long blockSize = 128L << 20;
 
   /** Checks the settings; returns a message for the first bad one, or null. */
   public String problem() {

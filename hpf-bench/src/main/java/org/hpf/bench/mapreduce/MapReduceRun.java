@@ -52,7 +52,7 @@ public final class MapReduceRun {
 
   /** Runs the comparison; returns the results written to {@code --out}. */
   public Map<String, Object> run() throws Exception {
-    File work = new File(config.out, "work");
+    File work = config.workDir();
     Files.createDirectories(work.toPath());
     Map<String, Object> results = new LinkedHashMap<>();
     try (BenchCluster cluster = BenchCluster.connectOrStart(config.fs, work, config.dataNodes,
@@ -102,6 +102,9 @@ public final class MapReduceRun {
       results.put("hpf", hpfResult);
     }
     write(results);
+    if (!config.keepWork) {
+      org.hpf.bench.BenchFiles.deleteTree(work.toPath());
+    }
     return results;
   }
 

@@ -1,15 +1,19 @@
 package org.hpf.bench.scale;
 
 import java.io.File;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hpf.bench.ClusterRunOptions;
 import picocli.CommandLine.Option;
 
 /** The settings of a scale run; picocli fills it from the command line, tests set it directly. */
-public final class ScaleConfig {
+public final class ScaleConfig extends ClusterRunOptions {
+  public ScaleConfig() {
+    super(new File("results/scale"));
+  }
+
   @Option(names = "--sizes", split = ",", paramLabel = "N[,N...]", defaultValue = "100000,1000000",
       description = "Archive sizes built on the local file system (default: ${DEFAULT-VALUE};"
           + " add 10000000 for the full run, about 10 GB of scratch space).")
@@ -68,38 +72,6 @@ public final class ScaleConfig {
 
   @Option(names = "--max-size", defaultValue = "2048", paramLabel = "BYTES")
   public int maxSize = 2048;
-
-  @Option(names = "--seed", defaultValue = "20260101")
-  public long seed = 20260101;
-
-  @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = "results/scale",
-      description = "Where scale.json, scale.md, the charts and GC logs go (default:"
-          + " ${DEFAULT-VALUE}).")
-  public File out = new File("results/scale");
-
-  @Option(names = "--work", paramLabel = "DIR",
-      description = "Scratch space (default: <out>/work, deleted afterwards).")
-  public File work;
-
-  @Option(names = "--keep-work", description = "Keep the scratch space after the run.")
-  public boolean keepWork;
-
-  @Option(names = "--fs", paramLabel = "URI",
-      description = "A real cluster for the cluster sizes instead of an embedded one.")
-  public URI fs;
-
-  @Option(names = "--datanodes", defaultValue = "3")
-  public int dataNodes = 3;
-
-  @Option(names = "--replication", defaultValue = "3")
-  public short replication = 3;
-
-  @Option(names = "--block-size", defaultValue = "134217728", paramLabel = "BYTES")
-  public long blockSize = 128L << 20;
-
-  public File workDir() {
-    return work != null ? work : new File(out, "work");
-  }
 
   /** Checks the settings; returns a message for the first bad one, or null. */
   public String problem() {

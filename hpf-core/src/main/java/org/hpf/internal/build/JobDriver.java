@@ -1,6 +1,5 @@
 package org.hpf.internal.build;
 
-import org.hpf.mapreduce.ArchiveJobException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -13,14 +12,15 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Job;
+import org.hpf.ProgressListener;
 import org.hpf.SourceException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsReport;
-import org.hpf.ProgressListener;
 import org.hpf.internal.write.SourceLinks;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.mapreduce.ArchiveJobException;
 
 /**
  * Builds an archive from directories already on a cluster file system with a MapReduce job,

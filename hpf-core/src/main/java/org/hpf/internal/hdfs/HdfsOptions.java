@@ -34,6 +34,18 @@ public final class HdfsOptions {
     return new Builder();
   }
 
+  /** The HDFS options {@code settings} give; IllegalArgumentException for invalid ones. */
+  public static HdfsOptions of(org.hpf.WriteSettings settings) {
+    return builder()
+        .partStoragePolicy(settings.partStoragePolicy())
+        .pinIndex(settings.pinIndex())
+        .cachePool(settings.cachePool())
+        .cacheTtl(settings.cacheTtl())
+        .cacheReplication(settings.cacheReplication())
+        .createCachePool(settings.createCachePool())
+        .build();
+  }
+
   public static HdfsOptions defaults() {
     return DEFAULTS;
   }

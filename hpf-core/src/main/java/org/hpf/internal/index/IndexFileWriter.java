@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.hpf.LimitExceededException;
 import org.hpf.internal.format.ArchiveId;
-import org.hpf.internal.format.Checksums;
 import org.hpf.internal.format.ChecksummedOutput;
+import org.hpf.internal.format.Checksums;
 import org.hpf.internal.format.DirectoryFile.BucketRef;
 import org.hpf.internal.format.FileHeader;
 import org.hpf.internal.format.FileKind;
@@ -15,7 +16,6 @@ import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.NameHash;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
-import org.hpf.LimitExceededException;
 
 /**
  * Writes the index file of one bucket: sorts its records by hash, builds the bucket's function,

@@ -13,7 +13,6 @@ import org.hpf.HashCollisionException;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.IndexRecord;
-
 import org.hpf.internal.io.ArchiveStorage;
 
 /**

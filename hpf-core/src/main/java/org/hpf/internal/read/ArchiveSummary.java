@@ -3,10 +3,10 @@ package org.hpf.internal.read;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.DirectoryFile.BucketRef;
-import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
 

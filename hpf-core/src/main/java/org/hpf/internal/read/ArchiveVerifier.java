@@ -1,5 +1,6 @@
 package org.hpf.internal.read;
 
+import com.google.common.collect.PeekingIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -11,17 +12,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.hpf.internal.format.ArchiveLayout;
-import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.DirectoryFile.BucketRef;
+import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.FileFooter;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.format.SealedFile;
 import org.hpf.internal.index.IndexFileReader;
 import org.hpf.internal.index.RecordStreams;
-import com.google.common.collect.PeekingIterator;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
 

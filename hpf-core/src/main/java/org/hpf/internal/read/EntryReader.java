@@ -111,15 +111,9 @@ final class EntryReader {
     }
   }
 
-  /**
-   * The part ended inside an entry the part's length (checked when it was opened) covered: it
-   * was cut while open. One line that names the member and where its entry starts.
-   */
   private static CorruptArchiveException cutShort(ArchiveInput part, IndexRecord record,
       String name, String archive, EOFException e) {
-    return new CorruptArchiveException("'" + name + "' in " + archive, "its entry at offset "
-        + record.offset() + " of " + part.name() + " runs past the end of the part: the part"
-        + " was truncated after this reader opened it", e);
+    return EntryChecks.truncated("'" + name + "' in " + archive, part, record.offset(), e);
   }
 
   private static byte[] read(ArchiveInput part, long offset, int length, String file)
@@ -164,10 +158,7 @@ final class EntryReader {
 
   private static void checkContent(int computed, int expected, String file, IndexRecord record,
       String name) throws CorruptArchiveException {
-    if (computed != expected) {
-      throw new CorruptArchiveException(file, record.offset(), String.format(
-          "content checksum of '%s' is 0x%08X, computed 0x%08X", name, expected, computed));
-    }
+    EntryChecks.checkContent(computed, expected, file, record.offset(), "'" + name + "'");
   }
 
   /** Streams [start, end) of a part and checks the trailer checksum when the end is reached. */

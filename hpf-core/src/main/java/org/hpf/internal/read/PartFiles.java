@@ -10,8 +10,8 @@ import org.hpf.internal.format.FileFooter;
 import org.hpf.internal.format.FileHeader;
 import org.hpf.internal.format.FileKind;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
 

@@ -1,6 +1,5 @@
 package org.hpf.internal.write;
 
-import org.hpf.ExistingNames;
 import com.google.common.base.Throwables;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
@@ -19,6 +18,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
+import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
 import org.hpf.NameExistsException;
@@ -27,8 +27,8 @@ import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.JournalHeader;
-import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.io.ArchiveStorage;

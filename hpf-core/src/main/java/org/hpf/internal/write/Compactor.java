@@ -1,17 +1,17 @@
 package org.hpf.internal.write;
 
-import org.hpf.ProgressListener;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.hpf.CorruptArchiveException;
+import org.hpf.ProgressListener;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.FileFooter;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.SequentialInput;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;

@@ -1,15 +1,15 @@
 package org.hpf.internal.write;
 
-import org.hpf.Compression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.zip.CRC32C;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.hpf.Compression;
 import org.hpf.SourceException;
-import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.ChecksummedOutput;
+import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.NameHasher;

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Set;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.DirectoryFile.BucketRef;
-import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.Manifest.NamesSegment;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveStorage;
 
 /**

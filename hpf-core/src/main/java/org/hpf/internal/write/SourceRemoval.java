@@ -19,8 +19,8 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.hpf.SourceException;
-import org.hpf.internal.format.IndexRecord;
 import org.hpf.fs.HpfFileChecksum;
+import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.read.HpfReader;
 
 /**

@@ -1,6 +1,5 @@
 package org.hpf.internal.write;
 
-import org.hpf.SymlinkPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -13,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.WritableComparator;
 import org.hpf.DuplicateNameException;
 import org.hpf.NameExistsException;
+import org.hpf.SymlinkPolicy;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.write.spill.ExternalSorter;
 import org.hpf.internal.write.spill.Scratch;

@@ -1,6 +1,5 @@
 package org.hpf.internal.write;
 
-import org.hpf.SymlinkPolicy;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +15,7 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.hpf.SourceException;
+import org.hpf.SymlinkPolicy;
 import org.hpf.internal.format.MemberNames;
 
 /**

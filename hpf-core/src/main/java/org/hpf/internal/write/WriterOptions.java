@@ -1,8 +1,8 @@
 package org.hpf.internal.write;
 
-import org.hpf.SymlinkPolicy;
-import org.hpf.ProgressListener;
 import org.hpf.Compression;
+import org.hpf.ProgressListener;
+import org.hpf.SymlinkPolicy;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.NameHasher;
 import org.hpf.internal.hdfs.HdfsOptions;
@@ -55,6 +55,23 @@ public final class WriterOptions {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** A builder holding a public layout and writer settings (test hooks at their defaults). */
+  public static Builder builder(org.hpf.ArchiveSettings layout, org.hpf.WriteSettings settings) {
+    return builder()
+        .partSize(layout.partSize())
+        .bucketCapacity(layout.bucketCapacity())
+        .blockSize(layout.blockSize())
+        .replication(layout.replication())
+        .threads(settings.threads())
+        .compression(settings.compression())
+        .progress(settings.progress())
+        .symlinks(settings.symlinks())
+        .scratchDirectory(settings.scratchDirectory())
+        .retainGenerations(settings.retainGenerations())
+        .breakLock(settings.breakLock())
+        .hdfs(HdfsOptions.of(settings));
   }
 
   public static WriterOptions defaults() {

@@ -20,11 +20,11 @@ import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
-import org.hpf.internal.format.NameEntry;
+import org.hpf.Compression;
 import org.hpf.fs.HpfFileSystem;
+import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveWriter;
-import org.hpf.Compression;
 import org.hpf.internal.write.Source;
 import org.hpf.internal.write.WriterOptions;
 

@@ -10,9 +10,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.hpf.Compression;
 import org.hpf.fs.HpfFileSystem;
 import org.hpf.internal.write.ArchiveCreator;
-import org.hpf.Compression;
 import org.hpf.internal.write.WriterOptions;
 
 /**

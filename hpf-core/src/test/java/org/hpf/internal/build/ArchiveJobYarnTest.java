@@ -1,6 +1,5 @@
 package org.hpf.internal.build;
 
-import org.hpf.mapreduce.ArchiveJobException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,9 +19,10 @@ import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.hpf.internal.format.ArchiveLayout;
-import org.hpf.testing.MiniDfs;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.mapreduce.ArchiveJobException;
+import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;

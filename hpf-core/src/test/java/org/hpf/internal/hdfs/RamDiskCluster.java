@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.io.nativeio.NativeIO;
+import org.hpf.minicluster.MiniClusterSettings;
 import org.hpf.testing.MiniDfs;
 
 /**

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.hpf.HashCollisionException;
-import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.DirectoryFile.BucketRef;
+import org.hpf.internal.format.DirectoryFile;
 
 /**
  * Distributes records over buckets of at most {@code capacity} records by extendible hashing

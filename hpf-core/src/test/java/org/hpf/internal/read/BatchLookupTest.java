@@ -14,11 +14,11 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.hdfs.HdfsIntegration;
-import org.hpf.testing.RandomFiles;
-import org.hpf.testing.ReadCountingStorage;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.testing.RandomFiles;
+import org.hpf.testing.ReadCountingStorage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

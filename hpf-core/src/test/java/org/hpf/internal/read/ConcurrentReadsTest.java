@@ -25,8 +25,8 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ForwardingStorage;
-import org.hpf.testing.RandomFiles;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.testing.RandomFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

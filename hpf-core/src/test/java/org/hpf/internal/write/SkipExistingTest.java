@@ -1,6 +1,5 @@
 package org.hpf.internal.write;
 
-import org.hpf.ExistingNames;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.hpf.ExistingNames;
 import org.hpf.NameExistsException;
 import org.hpf.internal.read.HpfReader;
 import org.junit.jupiter.api.Test;

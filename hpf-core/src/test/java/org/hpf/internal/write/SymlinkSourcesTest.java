@@ -1,6 +1,5 @@
 package org.hpf.internal.write;
 
-import org.hpf.SymlinkPolicy;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.SourceException;
+import org.hpf.SymlinkPolicy;
 import org.hpf.internal.read.HpfReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

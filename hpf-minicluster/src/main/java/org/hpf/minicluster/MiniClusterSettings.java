@@ -1,4 +1,4 @@
-package org.hpf.internal.hdfs;
+package org.hpf.minicluster;
 
 import org.apache.hadoop.conf.Configuration;
 

@@ -1,0 +1,35 @@
+package org.hpf.internal.read;
+
+import java.io.EOFException;
+import org.hpf.CorruptArchiveException;
+import org.hpf.internal.io.ArchiveInput;
+
+/**
+ * The checks of a member's bytes that every way of reading them shares (a get, a stream, a
+ * seekable stream of {@code hpf://}), so that each reports damage in the same words.
+ */
+public final class EntryChecks {
+  private EntryChecks() {}
+
+  /**
+   * The part ended inside an entry the part's length (checked when it was opened) covered: it
+   * was cut while open. One line that names the member and where its entry starts.
+   *
+   * @param member how to name the member: its name and archive, or its path
+   */
+  public static CorruptArchiveException truncated(String member, ArchiveInput part,
+      long entryOffset, EOFException e) {
+    return new CorruptArchiveException(member, "its entry at offset " + entryOffset + " of "
+        + part.name() + " runs past the end of the part: the part was truncated after this"
+        + " reader opened it", e);
+  }
+
+  /** Fails unless the CRC32C computed over a member's bytes is the one its entry stores. */
+  public static void checkContent(int computed, int stored, String file, long offset,
+      String member) throws CorruptArchiveException {
+    if (computed != stored) {
+      throw new CorruptArchiveException(file, offset, String.format(
+          "content checksum of %s is 0x%08X, computed 0x%08X", member, stored, computed));
+    }
+  }
+}
