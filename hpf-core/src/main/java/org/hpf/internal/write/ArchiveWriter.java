@@ -638,20 +638,25 @@ public final class ArchiveWriter implements AutoCloseable {
     }
   }
 
-  private HpfReader reader() throws IOException {
+  /**
+   * The reader of the current generation, opened when first needed. Synchronized: merge threads
+   * ask for it concurrently, and two that both found none must not each open one (the second
+   * would close the first while the other thread reads with it).
+   */
+  private synchronized HpfReader reader() throws IOException {
     if (reader == null) {
       refresh();
     }
     return reader;
   }
 
-  private void refresh() throws IOException {
+  private synchronized void refresh() throws IOException {
     closeReader();
     reader = HpfReader.open(storage, new ReaderOptions(options.hasher()));
     manifest = reader.manifest();
   }
 
-  private void closeReader() throws IOException {
+  private synchronized void closeReader() throws IOException {
     HpfReader open = reader;
     reader = null;
     if (open != null) {

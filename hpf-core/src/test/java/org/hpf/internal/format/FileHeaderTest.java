@@ -101,13 +101,14 @@ class FileHeaderTest {
 
   @Test
   void versionsWrittenAndReadPerKind() throws Exception {
-    // Format 2 changed the manifest, index, names and journal; directory and part are version 1.
+    // Format 2 changed the manifest, index, names and journal (3: deletions); directory and part
+    // are version 1.
     assertEquals(2, FileKind.MANIFEST.version());
     assertEquals(1, FileKind.DIRECTORY.version());
     assertEquals(2, FileKind.INDEX.version());
     assertEquals(1, FileKind.PART.version());
     assertEquals(2, FileKind.NAMES.version());
-    assertEquals(2, FileKind.JOURNAL.version());
+    assertEquals(3, FileKind.JOURNAL.version());
     for (FileKind kind : FileKind.values()) {
       for (int version = 1; version <= kind.version(); version++) {
         byte[] bytes = FileHeader.bytes(kind, ID);
@@ -123,7 +124,7 @@ class FileHeaderTest {
   @Test
   void versionTooNew() {
     for (FileKind kind : FileKind.values()) {
-      for (int version : new int[] {kind.version() + 1, 3, 0x7F, 0x80, 0xFF}) {
+      for (int version : new int[] {kind.version() + 1, 4, 0x7F, 0x80, 0xFF}) {
         byte[] bytes = FileHeader.bytes(kind, ID);
         bytes[5] = (byte) version;
         ArchiveVersionException e = assertThrows(ArchiveVersionException.class,

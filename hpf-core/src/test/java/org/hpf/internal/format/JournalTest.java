@@ -58,6 +58,23 @@ class JournalTest {
     return entries;
   }
 
+  @Test
+  void deletionsAreRecordsOfVersion3Only() throws IOException {
+    List<JournalEntry> entries = new ArrayList<>(entries(3, 11));
+    entries.add(1, new JournalEntry("gone/file", IndexRecord.tombstone(
+        NameHasher.SHA256_128.hash("gone/file")), IndexRecord.MTIME_UNKNOWN));
+    write(entries, 2);
+    JournalReader.Contents contents = read();
+    assertEquals(entries, contents.entries());
+    assertTrue(contents.entries().get(1).record().isTombstone());
+    byte[] bytes = Files.readAllBytes(tmp.resolve(FILE));
+    assertEquals(3, bytes[5], "a journal is written in version 3");
+    bytes[5] = 2; // a version 2 journal knows no deletions: one there is damage
+    put(bytes);
+    CorruptArchiveException e = assertThrows(CorruptArchiveException.class, this::read);
+    assertTrue(e.getMessage().contains("deletion in a journal of version 2"), e.getMessage());
+  }
+
   /** Writes the entries in batches; returns the offset where each record starts. */
   private long[] write(List<JournalEntry> entries, int batch) throws IOException {
     storage.delete(FILE);
@@ -218,7 +235,7 @@ class JournalTest {
       assertThrows(CorruptArchiveException.class, () -> JournalReader.read(in, FILE, OTHER_ID));
     }
     byte[] newer = header.clone();
-    newer[5] = 3;
+    newer[5] = (byte) (FileKind.JOURNAL.version() + 1);
     put(newer);
     assertThrows(ArchiveVersionException.class, this::read);
     // A version 1 journal knows neither flag bit 1 nor hash algorithm 2: flag bit 1 there is
