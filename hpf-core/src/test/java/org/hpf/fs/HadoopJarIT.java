@@ -54,7 +54,7 @@ class HadoopJarIT {
   }
 
   /**
-   * {@code hadoop jar hpf-core-<version>-hadoop.jar org.hpf.internal.build.JobDriver}: the
+   * {@code hadoop jar hpf-core-<version>-hadoop.jar org.hpf.mapreduce.ArchiveJob}: the
    * archive job runs (on the local job runner) with only the jar added to Hadoop's classpath.
    */
   @Test
@@ -72,7 +72,7 @@ class HadoopJarIT {
     Path archive = dir.resolve("job.hpf");
     String jar = System.getProperty("hpf.hadoopJar");
     String out = hadoop("org.apache.hadoop.util.RunJar", jar,
-        "org.hpf.internal.build.JobDriver", "-D", "mapreduce.framework.name=local",
+        "org.hpf.mapreduce.ArchiveJob", "-D", "mapreduce.framework.name=local",
         "-D", "hadoop.tmp.dir=" + dir.resolve("hadoop-tmp"), src.toUri().toString(),
         archive.toUri().toString());
     assertTrue(out.contains("created generation 1"), out);
