@@ -98,6 +98,19 @@ class PublicApiTest {
     assertEquals(new TreeSet<String>(), leaks, "public signatures that use internal types");
   }
 
+  @Test
+  void theUserGuideNamesEveryPublicType() throws Exception {
+    String guide = Files.readString(DocExamplesTest.root().resolve("docs/USER-GUIDE.md"));
+    TreeSet<String> missing = new TreeSet<>();
+    for (Class<?> type : publicTypes()) {
+      if (type.getDeclaringClass() == null && !guide.contains("`" + type.getSimpleName() + "`")
+          && !guide.contains("`" + type.getName() + "`")) {
+        missing.add(type.getName());
+      }
+    }
+    assertEquals(new TreeSet<String>(), missing, "public types docs/USER-GUIDE.md leaves out");
+  }
+
   private static boolean visible(Member member) {
     int modifiers = member.getModifiers();
     return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
