@@ -86,12 +86,22 @@ public interface ArchiveReader extends Closeable {
 
   /**
    * Moves to the newest committed generation, if a writer committed one since this reader
-   * opened (one NameNode listing of the archive's manifests). Call it between reads, not while
-   * other threads read: the files of the generation left are closed.
+   * opened (one NameNode listing of the archive's manifests). Safe while other threads read:
+   * calls, streams and listings already started finish on the generation they began with, whose
+   * files are closed when the last of them is done.
    *
    * @return true when the reader now reads a newer generation
    * @throws IOException if the newer generation cannot be opened; the reader then stays on its
    *     generation
    */
   boolean refresh() throws IOException;
+
+  /**
+   * Closes the reader. Streams and listings still open keep their generation's files until they
+   * are closed; every later call fails.
+   *
+   * @throws IOException if closing the archive's files fails
+   */
+  @Override
+  void close() throws IOException;
 }

@@ -1,85 +1,211 @@
 package org.hpf;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
+import java.util.NoSuchElementException;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.BlockLocation;
 import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
 
-/** The {@link ArchiveReader} over the engine's reader of one generation. */
+/**
+ * The {@link ArchiveReader} over the engine's reader of one generation. Every call, open stream
+ * and listing holds the generation it started on, so {@link #refresh()} may run while other
+ * threads read: the generation left is closed when the last of them is done with it.
+ */
 final class DefaultArchiveReader implements ArchiveReader {
-  private volatile HpfReader reader;
+  private final String location;
+  private volatile Generation current;
 
   DefaultArchiveReader(HpfReader reader) {
-    this.reader = reader;
+    this.location = reader.location();
+    this.current = new Generation(reader);
+  }
+
+  /** One generation's reader and how many calls, streams and listings still use it. */
+  private static final class Generation {
+    final HpfReader reader;
+    private int users;
+    private boolean retired;
+    private boolean closed;
+
+    Generation(HpfReader reader) {
+      this.reader = reader;
+    }
+
+    /** False once the reader is closed: the caller takes the newer generation instead. */
+    synchronized boolean acquire() {
+      if (closed) {
+        return false;
+      }
+      users++;
+      return true;
+    }
+
+    void release() throws IOException {
+      synchronized (this) {
+        users--;
+        if (!retired || users > 0 || closed) {
+          return;
+        }
+        closed = true;
+      }
+      reader.close();
+    }
+
+    /** No new user will come: closes the reader now or when the last user is done. */
+    void retire() throws IOException {
+      synchronized (this) {
+        retired = true;
+        if (users > 0 || closed) {
+          return;
+        }
+        closed = true;
+      }
+      reader.close();
+    }
+  }
+
+  private Generation acquire() throws IOException {
+    for (;;) {
+      Generation generation = current;
+      if (generation == null) {
+        throw new IOException("the reader of " + location + " is closed");
+      }
+      if (generation.acquire()) {
+        return generation;
+      }
+      // refresh() retired it and its last user left between the read and the acquire
+    }
+  }
+
+  /** A call on one generation. */
+  @FunctionalInterface
+  private interface Call<T> {
+    T on(HpfReader reader) throws IOException;
+  }
+
+  private <T> T call(Call<T> call) throws IOException {
+    Generation generation = acquire();
+    try {
+      return call.on(generation.reader);
+    } finally {
+      generation.release();
+    }
   }
 
   @Override
   public byte[] get(String name) throws IOException {
-    return reader.get(name);
+    return call(reader -> reader.get(name));
   }
 
   @Override
   public InputStream open(String name) throws IOException {
-    return reader.open(name);
+    Generation generation = acquire();
+    try {
+      return new HeldStream(generation.reader.open(name), generation);
+    } catch (IOException | RuntimeException | Error e) {
+      generation.release();
+      throw e;
+    }
   }
 
   @Override
   public boolean exists(String name) throws IOException {
-    return reader.exists(name);
+    return call(reader -> reader.exists(name));
   }
 
   @Override
   public MemberStatus stat(String name) throws IOException {
-    EntryStatus status = reader.stat(name);
+    EntryStatus status = call(reader -> reader.stat(name));
     return new MemberStatus(name, status.length(), status.mtimeMillis());
   }
 
   @Override
   public MemberIterator list(String prefix) throws IOException {
-    return new Listing(reader.listEntries(prefix));
+    Generation generation = acquire();
+    try {
+      return new Listing(generation.reader.listEntries(prefix), generation);
+    } catch (IOException | RuntimeException | Error e) {
+      generation.release();
+      throw e;
+    }
   }
 
   @Override
   public BlockLocation[] blockLocations(String name) throws IOException {
-    return reader.blockLocations(name);
+    return call(reader -> reader.blockLocations(name));
   }
 
   @Override
   public synchronized boolean refresh() throws IOException {
-    HpfReader newer = reader.reopenIfChanged();
+    Generation old = current;
+    if (old == null) {
+      throw new IOException("the reader of " + location + " is closed");
+    }
+    HpfReader newer = call(HpfReader::reopenIfChanged);
     if (newer == null) {
       return false;
     }
-    HpfReader old = reader;
-    reader = newer;
-    old.close();
+    current = new Generation(newer);
+    old.retire();
     return true;
   }
 
   @Override
-  public void close() throws IOException {
-    reader.close();
+  public synchronized void close() throws IOException {
+    Generation last = current;
+    current = null;
+    if (last != null) {
+      last.retire();
+    }
   }
 
-  /** Turns the engine's stream of names entries into Hadoop's iterator idiom. */
+  /** A member's stream; holds its generation until closed. */
+  private static final class HeldStream extends FilterInputStream {
+    private Generation generation;
+
+    HeldStream(InputStream in, Generation generation) {
+      super(in);
+      this.generation = generation;
+    }
+
+    @Override
+    public void close() throws IOException {
+      Generation held = generation;
+      generation = null;
+      try {
+        super.close();
+      } finally {
+        if (held != null) {
+          held.release();
+        }
+      }
+    }
+  }
+
+  /**
+   * Turns the engine's stream of names entries into Hadoop's iterator idiom; holds its
+   * generation until exhausted or closed.
+   */
   private static final class Listing implements MemberIterator {
     private final Stream<NameEntry> entries;
     private final Iterator<NameEntry> iterator;
-    private boolean closed;
+    private Generation generation;
 
-    Listing(Stream<NameEntry> entries) {
+    Listing(Stream<NameEntry> entries, Generation generation) {
       this.entries = entries;
       this.iterator = entries.iterator();
+      this.generation = generation;
     }
 
     @Override
     public boolean hasNext() throws IOException {
-      if (closed) {
+      if (generation == null) {
         return false;
       }
       boolean more;
@@ -98,7 +224,7 @@ final class DefaultArchiveReader implements ArchiveReader {
     @Override
     public MemberStatus next() throws IOException {
       if (!hasNext()) {
-        throw new java.util.NoSuchElementException("no more members");
+        throw new NoSuchElementException("no more members");
       }
       NameEntry entry = iterator.next();
       return new MemberStatus(entry.name(), entry.length(), entry.mtimeMillis());
@@ -106,13 +232,17 @@ final class DefaultArchiveReader implements ArchiveReader {
 
     @Override
     public void close() throws IOException {
-      if (!closed) {
-        closed = true;
-        try {
-          entries.close();
-        } catch (UncheckedIOException e) {
-          throw e.getCause();
-        }
+      Generation held = generation;
+      generation = null;
+      if (held == null) {
+        return;
+      }
+      try {
+        entries.close();
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      } finally {
+        held.release();
       }
     }
   }

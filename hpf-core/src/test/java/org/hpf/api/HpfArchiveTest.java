@@ -123,6 +123,66 @@ class HpfArchiveTest {
   }
 
   @Test
+  void refreshIsSafeWhileOtherThreadsReadAndStreamsOutliveIt() throws Exception {
+    byte[] big = new byte[3 << 20]; // raw and above 1 MiB: streamed from its part in place
+    new java.util.Random(5).nextBytes(big);
+    WriteSettings settings = WriteSettings.builder().compression(org.hpf.Compression.NONE)
+        .retainGenerations(20).build();
+    try (ArchiveWriter writer = HpfArchive.create(archive(), CONF, ArchiveSettings.defaults(),
+        settings)) {
+      writer.add("big", new ByteArrayInputStream(big), big.length, 1L);
+      for (int i = 0; i < 50; i++) {
+        writer.add("s" + i, ("small " + i).getBytes(UTF_8));
+      }
+      writer.commit();
+    }
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors
+        .newFixedThreadPool(4);
+    try (ArchiveReader reader = HpfArchive.openReader(archive(), CONF)) {
+      InputStream held = reader.open("big");
+      byte[] head = held.readNBytes(1000);
+      List<java.util.concurrent.Future<Long>> readers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        readers.add(pool.submit(() -> {
+          long gets = 0;
+          while (!stop.get()) {
+            int i = (int) (gets % 50);
+            assertArrayEquals(("small " + i).getBytes(UTF_8), reader.get("s" + i));
+            try (MemberIterator members = reader.list("s1")) {
+              assertTrue(members.hasNext());
+            }
+            gets++;
+          }
+          return gets;
+        }));
+      }
+      try (ArchiveWriter writer = HpfArchive.openWriter(archive(), CONF, settings)) {
+        for (int round = 0; round < 6; round++) {
+          writer.add("n" + round, new byte[] {(byte) round});
+          writer.commit();
+          assertTrue(reader.refresh(), "round " + round);
+          assertTrue(reader.exists("n" + round));
+        }
+      }
+      stop.set(true);
+      for (java.util.concurrent.Future<Long> r : readers) {
+        assertTrue(r.get() > 0, "every thread read"); // fails if a read failed
+      }
+      byte[] rest = held.readAllBytes();
+      held.close();
+      assertArrayEquals(java.util.Arrays.copyOfRange(big, 0, 1000), head);
+      assertArrayEquals(java.util.Arrays.copyOfRange(big, 1000, big.length), rest,
+          "a stream opened before the refreshes reads on");
+      reader.close();
+      assertThrows(IOException.class, () -> reader.get("s1"), "a closed reader");
+    } finally {
+      stop.set(true);
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aChangeThatDeletesAndAddsOneNameFailsAndLeavesTheArchive() throws IOException {
     try (ArchiveWriter writer = HpfArchive.create(archive(), CONF)) {
       writer.add("x", "old".getBytes(UTF_8));
