@@ -103,15 +103,25 @@ final class DefaultArchiveReader implements ArchiveReader {
     return call(reader -> reader.get(name));
   }
 
-  @Override
-  public InputStream open(String name) throws IOException {
+  /** A call whose result (a stream, a listing) keeps using its generation until closed. */
+  @FunctionalInterface
+  private interface HoldingCall<T> {
+    T on(Generation generation) throws IOException;
+  }
+
+  private <T> T holding(HoldingCall<T> call) throws IOException {
     Generation generation = acquire();
     try {
-      return new HeldStream(generation.reader.open(name), generation);
+      return call.on(generation);
     } catch (IOException | RuntimeException | Error e) {
       generation.release();
       throw e;
     }
+  }
+
+  @Override
+  public InputStream open(String name) throws IOException {
+    return holding(generation -> new HeldStream(generation.reader.open(name), generation));
   }
 
   @Override
@@ -127,13 +137,8 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   @Override
   public MemberIterator list(String prefix) throws IOException {
-    Generation generation = acquire();
-    try {
-      return new Listing(generation.reader.listEntries(prefix), generation);
-    } catch (IOException | RuntimeException | Error e) {
-      generation.release();
-      throw e;
-    }
+    return holding(generation -> new Listing(generation.reader.listEntries(prefix),
+        generation));
   }
 
   @Override
