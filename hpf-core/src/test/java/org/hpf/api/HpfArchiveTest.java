@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveLockedException;
@@ -136,7 +137,7 @@ class HpfArchiveTest {
       }
       writer.commit();
     }
-    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean stop = new AtomicBoolean();
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors
         .newFixedThreadPool(4);
     try (ArchiveReader reader = HpfArchive.openReader(archive(), CONF)) {

@@ -20,8 +20,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.JournalEntry;
+import org.hpf.internal.format.JournalHeader;
+import org.hpf.internal.format.JournalWriter;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
@@ -118,23 +125,23 @@ class FuzzTest {
         hadoopPath(crashedCopy), (short) 1);
     HadoopStorage target = new HadoopStorage(FileSystem.getLocal(CONF), hadoopPath(template),
         (short) 1);
-    try (HpfReader before = HpfReader.open(target, org.hpf.internal.read.ReaderOptions.defaults());
-        HpfReader after = HpfReader.open(source, org.hpf.internal.read.ReaderOptions.defaults());
+    try (HpfReader before = HpfReader.open(target, ReaderOptions.defaults());
+        HpfReader after = HpfReader.open(source, ReaderOptions.defaults());
         var names = after.listEntries()) {
-      org.hpf.internal.format.Manifest base = before.manifest();
-      List<org.hpf.internal.format.JournalEntry> entries = new ArrayList<>();
-      for (org.hpf.internal.format.NameEntry entry : (Iterable<org.hpf.internal.format.NameEntry>) names::iterator) {
+      Manifest base = before.manifest();
+      List<JournalEntry> entries = new ArrayList<>();
+      for (NameEntry entry : (Iterable<NameEntry>) names::iterator) {
         if (!before.exists(entry.name())) {
-          entries.add(new org.hpf.internal.format.JournalEntry(entry.name(), after.record(entry.name()),
+          entries.add(new JournalEntry(entry.name(), after.record(entry.name()),
               entry.mtimeMillis()));
         }
       }
-      org.hpf.internal.format.JournalHeader header = new org.hpf.internal.format.JournalHeader(
-          org.hpf.internal.format.JournalHeader.APPEND, false, base.hashAlgorithm(), base.generation(),
+      JournalHeader header = new JournalHeader(
+          JournalHeader.APPEND, false, base.hashAlgorithm(), base.generation(),
           base.bucketCapacity(),
           base.blockSize(), base.partSize());
-      try (org.hpf.internal.format.JournalWriter journal = new org.hpf.internal.format.JournalWriter(
-          target.create(org.hpf.internal.format.ArchiveLayout.journal(base.generation() + 1), 0),
+      try (JournalWriter journal = new JournalWriter(
+          target.create(ArchiveLayout.journal(base.generation() + 1), 0),
           base.archiveId(), header)) {
         journal.append(entries);
       }

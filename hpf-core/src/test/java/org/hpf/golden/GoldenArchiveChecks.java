@@ -25,6 +25,8 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.DirectoryFile;
+import org.hpf.internal.format.EntryLocation;
 import org.hpf.internal.format.FileFooter;
 import org.hpf.internal.format.FileHeader;
 import org.hpf.internal.format.FileKind;
@@ -174,7 +176,7 @@ abstract class GoldenArchiveChecks {
       for (int layer = 0; layer < reader.layers().size(); layer++) {
         for (var bucket : reader.layers().get(layer).buckets()) {
           if (bucket.recordCount() == 0) {
-            assertEquals(new org.hpf.internal.format.DirectoryFile.BucketRef(bucket.localDepth(), 0, 0, 0,
+            assertEquals(new DirectoryFile.BucketRef(bucket.localDepth(), 0, 0, 0,
                 0, 0), bucket, "an empty bucket has no index file");
             continue;
           }
@@ -746,11 +748,11 @@ abstract class GoldenArchiveChecks {
           assertEquals(0, length, "a deletion's Length");
           assertEquals(0, mtime, "a deletion's MTimeMillis");
         }
-        org.hpf.internal.format.EntryLocation location = null;
+        EntryLocation location = null;
         if (op == 1 && version > 1) {
           // Location --> Part:uint24, Flags:uint8, Offset:uint40, EntryLength:uint40
           int at = buf.position();
-          location = new org.hpf.internal.format.EntryLocation((int) unsigned(names, at, 3),
+          location = new EntryLocation((int) unsigned(names, at, 3),
               names[at + 3] & 0xFF, unsigned(names, at + 4, 5), unsigned(names, at + 9, 5));
           buf.position(at + 14);
         }
@@ -843,7 +845,7 @@ abstract class GoldenArchiveChecks {
       if (version > 1) {
         // Every member of a version 2 archive is located by its newest names entry.
         Record record = byName.get(entry.name());
-        assertEquals(new org.hpf.internal.format.EntryLocation(record.part(), record.flags(),
+        assertEquals(new EntryLocation(record.part(), record.flags(),
             record.offset(), record.entryLength()), entry.location(), g + " " + entry.name());
       }
     }

@@ -174,7 +174,8 @@ public final class JobDriver {
   }
 
   /** Submits the job and waits, reporting merged bytes; fails with the first task's error. */
-  private static void runToCompletion(Job job, Path staging, ProgressListener progress) throws IOException {
+  private static void runToCompletion(Job job, Path staging, ProgressListener progress)
+      throws IOException {
     try {
       job.submit();
       long reported = 0;

@@ -26,7 +26,10 @@ public final class ArchiveLayout {
     return "directory-" + Manifest.generationName(generation);
   }
 
-  /** Names segment {@code n} written by {@code generation} (0 is its own changes; higher, merges). */
+  /**
+   * Names segment {@code n} written by {@code generation} (0 is its own changes; higher,
+   * merges).
+   */
   public static String names(long generation, int n) {
     return "names-" + Manifest.generationName(generation) + "-" + n;
   }

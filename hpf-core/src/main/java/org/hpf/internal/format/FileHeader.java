@@ -43,7 +43,8 @@ public final class FileHeader {
    * @param expectedId the archive's id, or null to accept any (returned for the caller to check)
    * @return the archive id found in the header
    */
-  public static ArchiveId check(ByteBuffer buf, String file, FileKind expected, ArchiveId expectedId)
+  public static ArchiveId check(ByteBuffer buf, String file, FileKind expected,
+      ArchiveId expectedId)
       throws CorruptArchiveException, ArchiveVersionException {
     int start = buf.position();
     if (buf.remaining() < SIZE) {

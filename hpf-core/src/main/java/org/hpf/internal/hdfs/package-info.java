@@ -1,5 +1,6 @@
 /**
- * HDFS integration: storage policies, LazyPersist, centralized cache pinning, leases; skipped, and said so, on other file systems.
+ * HDFS integration: storage policies, LazyPersist, centralized cache pinning, leases; skipped, and
+ * said so, on other file systems.
  *
  * <p>Internal: not API, may change in any release. Use {@link org.hpf.HpfArchive}.
  */

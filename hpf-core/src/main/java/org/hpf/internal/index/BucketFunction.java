@@ -190,8 +190,8 @@ public final class BucketFunction {
 
   /**
    * Deserializes a function section, reading bit vectors through
-   * {@link org.hpf.internal.index.serial.LongArrayBitVector}, which allocates their words only within
-   * the section's bytes.
+   * {@link org.hpf.internal.index.serial.LongArrayBitVector}, which allocates their words only
+   * within the section's bytes.
    */
   private static final class FunctionInput extends ObjectInputStream {
     FunctionInput(byte[] bytes, int offset, int length) throws IOException {
@@ -239,7 +239,8 @@ public final class BucketFunction {
     }
     try (ObjectInputStream in = new FunctionInput(bytes, offset, length)) {
       in.setObjectInputFilter(filter(length));
-      Object object = org.hpf.internal.index.serial.LongArrayBitVector.withBudget(length, in::readObject);
+      Object object = org.hpf.internal.index.serial.LongArrayBitVector.withBudget(length,
+          in::readObject);
       if (!(object instanceof HollowTrieMonotoneMinimalPerfectHashFunction<?> function)) {
         throw new CorruptArchiveException(file, 0, "function section holds a "
             + object.getClass().getName());

@@ -11,7 +11,10 @@ public interface ArchiveInput extends Closeable {
 
   long length();
 
-  /** Reads exactly {@code length} bytes at {@code position}; EOFException if the file is shorter. */
+  /**
+   * Reads exactly {@code length} bytes at {@code position}; EOFException if the file is
+   * shorter.
+   */
   void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
 
   /** The file this one reads through, for storages that know their own kind of file. */

@@ -19,7 +19,10 @@ import org.hpf.internal.io.ArchiveStorage;
 public record ArchiveSummary(String location, int formatVersion, Manifest manifest,
     List<LayerSummary> layers) {
 
-  /** One index layer: its directory file (null: the manifest carries the directory) and what its buckets hold. */
+  /**
+   * One index layer: its directory file (null: the manifest carries the directory) and what
+   * its buckets hold.
+   */
   public record LayerSummary(String directoryFile, long records, int globalDepth, int buckets,
       int indexFiles, long indexBytes, long functionBytes) {
 

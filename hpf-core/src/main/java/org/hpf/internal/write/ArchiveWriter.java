@@ -311,9 +311,9 @@ public final class ArchiveWriter implements AutoCloseable {
   /**
    * Adds every file below {@code sourceRoots} (see {@link SourceWalker} for the names), merged
    * by the writer's threads. Before a byte is written, one walk counts the files (for
-   * progress), finds names that two roots both give ({@link org.hpf.DuplicateNameException}) and, unless
-   * {@code replace}, names the archive already has ({@link NameExistsException}). Holds no list
-   * of the sources.
+   * progress), finds names that two roots both give ({@link org.hpf.DuplicateNameException})
+   * and, unless {@code replace}, names the archive already has ({@link NameExistsException}).
+   * Holds no list of the sources.
    */
   public void addTree(List<Path> sourceRoots, boolean replace) throws IOException {
     addTree(sourceRoots, replace ? ExistingNames.REPLACE : ExistingNames.FAIL);

@@ -5,8 +5,8 @@ import org.hpf.internal.hdfs.HdfsReport;
 /**
  * What a create wrote, with the figures that size an archive: index bytes per file and bits per
  * key of the functions (as stored), and where the time went; {@code hdfs} says what the HDFS
- * integration did or skipped (docs/HDFS.md), {@code links} what the walk of the sources did with symbolic
- * links.
+ * integration did or skipped (docs/HDFS.md), {@code links} what the walk of the sources did
+ * with symbolic links.
  */
 public record CreateResult(String archive, long generation, long files, long originalBytes,
     long storedBytes, int parts, int buckets, int globalDepth, long indexBytes,

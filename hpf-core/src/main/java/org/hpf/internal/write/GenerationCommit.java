@@ -384,7 +384,8 @@ final class GenerationCommit implements AutoCloseable {
           layer.keep(prefix, ref);
           continue;
         }
-        List<IndexRecord> stored = org.hpf.internal.index.IndexFileReader.readRecords(storage, id, ref);
+        List<IndexRecord> stored =
+            org.hpf.internal.index.IndexFileReader.readRecords(storage, id, ref);
         stored.sort((x, y) -> BucketOrder.compare(x.hash(), y.hash()));
         PeekingIterator<IndexRecord> merged = RecordStreams.newestWins(
             com.google.common.collect.Iterators.peekingIterator(stored.iterator()),

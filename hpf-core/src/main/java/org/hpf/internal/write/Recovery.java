@@ -226,7 +226,8 @@ public final class Recovery {
     int salvaged = 0;
     HpfReader reader = null;
     try (GenerationCommit commit = new GenerationCommit(storage, id, base,
-        base == null ? header.hashAlgorithm() : base.hashAlgorithm(), base == null ? header.bucketCapacity() : base.bucketCapacity(), blockSize,
+        base == null ? header.hashAlgorithm() : base.hashAlgorithm(),
+        base == null ? header.bucketCapacity() : base.bucketCapacity(), blockSize,
         base == null ? header.partSize() : base.partSize(), options)) {
       for (Map.Entry<Integer, PartCheck> e : parts.entrySet()) {
         PartCheck part = e.getValue();

@@ -88,7 +88,10 @@ public final class SourceRemoval {
     checksumConf.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
   }
 
-  /** Verifies the files below {@code roots} against {@code archive} and deletes those that match. */
+  /**
+   * Verifies the files below {@code roots} against {@code archive} and deletes those that
+   * match.
+   */
   public static Result run(Configuration conf, Path archive, List<Path> roots, Options options)
       throws IOException {
     return run(conf, archive, roots, options, file -> {});

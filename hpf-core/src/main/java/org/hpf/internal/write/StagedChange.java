@@ -203,7 +203,8 @@ public final class StagedChange implements AutoCloseable {
     Manifest base = newest == 0 ? null : Manifest.read(storage, newest);
     ExecutorService pool = WriterThreads.pool(options.threads());
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
-        header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(), options)) {
+        header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(),
+        options)) {
       Set<Integer> adopted = new HashSet<>();
       for (Path journal : journals) {
         FileSystem fs = journal.getFileSystem(conf);

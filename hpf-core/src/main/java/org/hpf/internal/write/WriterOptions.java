@@ -201,7 +201,8 @@ public final class WriterOptions {
     private int retainGenerations = 2;
     private boolean breakLock;
     private HdfsOptions hdfs = HdfsOptions.defaults();
-    private java.nio.file.Path scratchDirectory = org.hpf.internal.write.spill.Scratch.defaultDirectory();
+    private java.nio.file.Path scratchDirectory =
+        org.hpf.internal.write.spill.Scratch.defaultDirectory();
     private boolean checkNesting = true;
     private SymlinkPolicy symlinks = SymlinkPolicy.SKIP;
 

@@ -1,5 +1,6 @@
 /**
- * The write path: merging members into parts, the journal, the commit of a generation, recovery and compaction.
+ * The write path: merging members into parts, the journal, the commit of a generation, recovery
+ * and compaction.
  *
  * <p>Internal: not API, may change in any release. Use {@link org.hpf.HpfArchive}.
  */

@@ -21,8 +21,11 @@ import org.hpf.SourceException;
 import org.hpf.fs.LocalJobs;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
+import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.StagedChange;
+import org.hpf.internal.write.StagedMerge;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.mapreduce.ArchiveJobException;
 import org.junit.jupiter.api.BeforeEach;
@@ -197,17 +200,17 @@ class ArchiveJobLocalTest {
     JobDriver.create(conf, List.of(first), archive, options());
 
     // A driver starts an append, its tasks stage work, and it dies (never closed).
-    org.hpf.internal.write.StagedChange dead = org.hpf.internal.write.StagedChange.append(conf, archive,
+    StagedChange dead = StagedChange.append(conf, archive,
         options());
     Path work = new Path(dead.stagingDirectory(), "attempts/a0");
     fs.mkdirs(work);
-    try (org.hpf.internal.write.StagedMerge merge = new org.hpf.internal.write.StagedMerge(
-        org.hpf.internal.hdfs.HdfsIntegration.storage(fs, work), dead.plan(), options(),
+    try (StagedMerge merge = new StagedMerge(
+        HdfsIntegration.storage(fs, work), dead.plan(), options(),
         dead.plan().firstPartId(), dead.plan().firstPartId() + 10)) {
       dead.survey(List.of(second), merge::add);
       merge.finish();
     }
-    Path journal = new Path(work, org.hpf.internal.write.StagedMerge.JOURNAL);
+    Path journal = new Path(work, StagedMerge.JOURNAL);
 
     // An operator breaks the stale lock: recovery removes the staged work...
     org.hpf.internal.write.ArchiveWriter.recover(conf, archive,
@@ -215,7 +218,7 @@ class ArchiveJobLocalTest {
     assertFalse(JobSources.entries(fs, archive).contains(ArchiveLayout.STAGING));
     // ...and the dead driver's job can no longer commit it.
     org.hpf.HpfException refused = assertThrows(org.hpf.HpfException.class,
-        () -> org.hpf.internal.write.StagedChange.commit(conf, archive, dead.plan(), List.of(journal),
+        () -> StagedChange.commit(conf, archive, dead.plan(), List.of(journal),
             options()));
     assertTrue(refused.getMessage().contains("no longer holds"), refused.getMessage());
     JobSources.assertHolds(conf, archive, files);

@@ -14,6 +14,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.internal.format.EntryLocation;
+import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.read.HpfReader;
 
 /** Source trees for the archive job's tests, on any file system, with their expected bytes. */
@@ -73,21 +75,21 @@ final class JobSources {
       assertEquals(want.manifest().fileCount(), got.manifest().fileCount());
       assertEquals(want.manifest().originalBytes(), got.manifest().originalBytes());
       assertEquals(want.manifest().storedBytes(), got.manifest().storedBytes());
-      List<org.hpf.internal.format.NameEntry> entries;
-      List<org.hpf.internal.format.NameEntry> gotEntries;
+      List<NameEntry> entries;
+      List<NameEntry> gotEntries;
       try (var names = want.listEntries(); var gotNames = got.listEntries()) {
         entries = names.toList();
         gotEntries = gotNames.toList();
       }
       // Names, lengths and times agree; where each entry lies is each archive's own, and each
       // names entry says where its archive's index says.
-      assertEquals(entries.stream().map(org.hpf.internal.format.NameEntry::withoutLocation).toList(),
-          gotEntries.stream().map(org.hpf.internal.format.NameEntry::withoutLocation).toList());
-      for (org.hpf.internal.format.NameEntry entry : gotEntries) {
-        assertEquals(org.hpf.internal.format.EntryLocation.of(got.record(entry.name())), entry.location(),
+      assertEquals(entries.stream().map(NameEntry::withoutLocation).toList(),
+          gotEntries.stream().map(NameEntry::withoutLocation).toList());
+      for (NameEntry entry : gotEntries) {
+        assertEquals(EntryLocation.of(got.record(entry.name())), entry.location(),
             entry.name());
       }
-      for (org.hpf.internal.format.NameEntry entry : entries) {
+      for (NameEntry entry : entries) {
         assertArrayEquals(want.get(entry.name()), got.get(entry.name()), entry.name());
       }
     }
