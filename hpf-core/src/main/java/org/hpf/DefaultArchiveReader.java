@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.SharedReader;
 
 /**
  * The {@link ArchiveReader} over the engine's reader of one generation. Every call, open stream
@@ -19,60 +20,16 @@ import org.hpf.internal.read.HpfReader;
  */
 final class DefaultArchiveReader implements ArchiveReader {
   private final String location;
-  private volatile Generation current;
+  private volatile SharedReader current;
 
   DefaultArchiveReader(HpfReader reader) {
     this.location = reader.location();
-    this.current = new Generation(reader);
+    this.current = new SharedReader(reader);
   }
 
-  /** One generation's reader and how many calls, streams and listings still use it. */
-  private static final class Generation {
-    final HpfReader reader;
-    private int users;
-    private boolean retired;
-    private boolean closed;
-
-    Generation(HpfReader reader) {
-      this.reader = reader;
-    }
-
-    /** False once the reader is closed: the caller takes the newer generation instead. */
-    synchronized boolean acquire() {
-      if (closed) {
-        return false;
-      }
-      users++;
-      return true;
-    }
-
-    void release() throws IOException {
-      synchronized (this) {
-        users--;
-        if (!retired || users > 0 || closed) {
-          return;
-        }
-        closed = true;
-      }
-      reader.close();
-    }
-
-    /** No new user will come: closes the reader now or when the last user is done. */
-    void retire() throws IOException {
-      synchronized (this) {
-        retired = true;
-        if (users > 0 || closed) {
-          return;
-        }
-        closed = true;
-      }
-      reader.close();
-    }
-  }
-
-  private Generation acquire() throws IOException {
+  private SharedReader acquire() throws IOException {
     for (;;) {
-      Generation generation = current;
+      SharedReader generation = current;
       if (generation == null) {
         throw new IOException("the reader of " + location + " is closed");
       }
@@ -90,9 +47,9 @@ final class DefaultArchiveReader implements ArchiveReader {
   }
 
   private <T> T call(Call<T> call) throws IOException {
-    Generation generation = acquire();
+    SharedReader generation = acquire();
     try {
-      return call.on(generation.reader);
+      return call.on(generation.reader());
     } finally {
       generation.release();
     }
@@ -106,11 +63,11 @@ final class DefaultArchiveReader implements ArchiveReader {
   /** A call whose result (a stream, a listing) keeps using its generation until closed. */
   @FunctionalInterface
   private interface HoldingCall<T> {
-    T on(Generation generation) throws IOException;
+    T on(SharedReader generation) throws IOException;
   }
 
   private <T> T holding(HoldingCall<T> call) throws IOException {
-    Generation generation = acquire();
+    SharedReader generation = acquire();
     try {
       return call.on(generation);
     } catch (IOException | RuntimeException | Error e) {
@@ -121,7 +78,7 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   @Override
   public InputStream open(String name) throws IOException {
-    return holding(generation -> new HeldStream(generation.reader.open(name), generation));
+    return holding(generation -> new HeldStream(generation.reader().open(name), generation));
   }
 
   @Override
@@ -137,7 +94,7 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   @Override
   public MemberIterator list(String prefix) throws IOException {
-    return holding(generation -> new Listing(generation.reader.listEntries(prefix),
+    return holding(generation -> new Listing(generation.reader().listEntries(prefix),
         generation));
   }
 
@@ -148,7 +105,7 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   @Override
   public synchronized boolean refresh() throws IOException {
-    Generation old = current;
+    SharedReader old = current;
     if (old == null) {
       throw new IOException("the reader of " + location + " is closed");
     }
@@ -156,14 +113,14 @@ final class DefaultArchiveReader implements ArchiveReader {
     if (newer == null) {
       return false;
     }
-    current = new Generation(newer);
+    current = new SharedReader(newer);
     old.retire();
     return true;
   }
 
   @Override
   public synchronized void close() throws IOException {
-    Generation last = current;
+    SharedReader last = current;
     current = null;
     if (last != null) {
       last.retire();
@@ -172,16 +129,16 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   /** A member's stream; holds its generation until closed. */
   private static final class HeldStream extends FilterInputStream {
-    private Generation generation;
+    private SharedReader generation;
 
-    HeldStream(InputStream in, Generation generation) {
+    HeldStream(InputStream in, SharedReader generation) {
       super(in);
       this.generation = generation;
     }
 
     @Override
     public void close() throws IOException {
-      Generation held = generation;
+      SharedReader held = generation;
       generation = null;
       try {
         super.close();
@@ -200,9 +157,9 @@ final class DefaultArchiveReader implements ArchiveReader {
   private static final class Listing implements MemberIterator {
     private final Stream<NameEntry> entries;
     private final Iterator<NameEntry> iterator;
-    private Generation generation;
+    private SharedReader generation;
 
-    Listing(Stream<NameEntry> entries, Generation generation) {
+    Listing(Stream<NameEntry> entries, SharedReader generation) {
       this.entries = entries;
       this.iterator = entries.iterator();
       this.generation = generation;
@@ -237,7 +194,7 @@ final class DefaultArchiveReader implements ArchiveReader {
 
     @Override
     public void close() throws IOException {
-      Generation held = generation;
+      SharedReader held = generation;
       generation = null;
       if (held == null) {
         return;

@@ -16,6 +16,7 @@ import org.hpf.internal.format.Manifest.PartInfo;
 import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.read.SharedReader;
 
 /**
  * The archives one {@link HpfFileSystem} has open, each read through one shared, thread-safe
@@ -140,8 +141,8 @@ final class ArchiveCache implements Closeable {
     private final int directorySetMax;
     private java.util.Set<String> directories;
     private boolean tooManyDirectories;
-    private int refs;
-    private boolean retired;
+    /** Calls and streams on this generation: retired, it closes when the last is done. */
+    private final SharedReader users;
     private long checkedAt = System.nanoTime();
 
     OpenArchive(Path archive, HpfReader reader, FileStatus directory, FileSystem underlying,
@@ -149,6 +150,7 @@ final class ArchiveCache implements Closeable {
       this.archive = archive;
       this.directorySetMax = directorySetMax;
       this.reader = reader;
+      this.users = new SharedReader(reader);
       this.directory = directory;
       this.underlying = underlying;
       List<PartInfo> parts = reader.manifest().parts();
@@ -206,30 +208,19 @@ final class ArchiveCache implements Closeable {
       return directories;
     }
 
-    private synchronized void retain() {
-      refs++;
+    /** Always succeeds: the cache retires a generation only after it stops handing it out. */
+    private void retain() {
+      if (!users.acquire()) {
+        throw new IllegalStateException("generation of " + archive + " retired and closed");
+      }
     }
 
     private void retire() throws IOException {
-      boolean close;
-      synchronized (this) {
-        retired = true;
-        close = refs == 0;
-      }
-      if (close) {
-        reader.close();
-      }
+      users.retire();
     }
 
     private void release() throws IOException {
-      boolean close;
-      synchronized (this) {
-        refs--;
-        close = retired && refs == 0;
-      }
-      if (close) {
-        reader.close();
-      }
+      users.release();
     }
   }
 
