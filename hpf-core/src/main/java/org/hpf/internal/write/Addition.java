@@ -1,6 +1,7 @@
 package org.hpf.internal.write;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,6 +41,9 @@ final class Addition {
   private final AtomicLong replaced = new AtomicLong();
   private final AtomicLong deleted = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
+  /** Deletions staged and not journaled yet (at most a journal batch of them). */
+  private final List<JournalEntry> pendingDeletions = new ArrayList<>();
+  private volatile boolean deletionsPending;
 
   /**
    * Starts an addition: writes the journal's header. Takes ownership of {@code commit}, which is
@@ -91,6 +95,7 @@ final class Addition {
    * @param existing the member's current record, which this one replaces, or null
    */
   void add(EntryEncoder.Member member, IndexRecord existing) throws IOException {
+    journalDeletions();
     IndexRecord record = lanes.write(member);
     commit.put(member.name(), record, member.mtimeMillis(), existing, false);
     files.incrementAndGet();
@@ -103,13 +108,37 @@ final class Addition {
 
   /**
    * Deletes a member whose current record is {@code existing}, in the same generation as the
-   * members added: journaled (and synced) first, so that recovery redoes the deletion with them.
+   * members added. Deletions are journaled in batches, as merged members are: a batch is written
+   * and synced when it is full, before the next member is merged and before the commit, so
+   * recovery never redoes a member without the deletions staged before it.
    */
   void delete(String name, IndexRecord existing) throws IOException {
-    journal.append(List.of(new JournalEntry(name, commit.tombstone(name),
-        IndexRecord.MTIME_UNKNOWN)));
+    boolean full;
+    synchronized (pendingDeletions) {
+      pendingDeletions.add(new JournalEntry(name, commit.tombstone(name),
+          IndexRecord.MTIME_UNKNOWN));
+      deletionsPending = true;
+      full = pendingDeletions.size() >= options.journalBatchFiles();
+    }
     commit.delete(name, existing);
     deleted.incrementAndGet();
+    if (full) {
+      journalDeletions();
+    }
+  }
+
+  /** Journals the deletions staged since the last batch, as one synced batch. */
+  private void journalDeletions() throws IOException {
+    if (!deletionsPending) {
+      return;
+    }
+    synchronized (pendingDeletions) {
+      if (!pendingDeletions.isEmpty()) {
+        journal.append(pendingDeletions);
+        pendingDeletions.clear();
+      }
+      deletionsPending = false;
+    }
   }
 
   long files() {
@@ -118,6 +147,7 @@ final class Addition {
 
   /** Seals the parts, builds the index, publishes the generation and drops the journal. */
   Outcome commit(ExecutorService pool) throws IOException {
+    journalDeletions();
     List<PartInfo> parts = lanes.sealAll();
     journal.close();
     long merged = System.nanoTime();

@@ -301,7 +301,8 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public void stageDelete(String name) throws IOException {
     checkOpen();
-    IndexRecord existing = existing(name);
+    // As delete: one record read (the entry is read only where the hash could collide).
+    IndexRecord existing = manifest == null ? null : reader().record(name);
     if (existing == null) {
       throw new FileNotInArchiveException(storage.location(), name);
     }
