@@ -33,6 +33,7 @@ import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.LocalTrees;
+import org.hpf.testing.ReplaySeeds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,9 +45,12 @@ import org.junit.jupiter.api.io.TempDir;
  * the listing holds every member that reads back whole and nothing never added.
  *
  * <p>{@code -Dhpf.fuzz.mutations=N} sets the number of mutated archives (default 300; the
- * {@code long-tests} profile runs 10,000); {@code -Dhpf.fuzz.seed=S} replays a run.
+ * {@code long-tests} profile runs 10,000); {@code -Dhpf.fuzz.seed=S} replays one seed (failures
+ * name theirs).
  */
 class FuzzTest {
+  /** Seeds every run tries, besides a new random one. */
+  private static final long[] SEEDS = {1, 2, 3};
   private static final Configuration CONF = new Configuration();
 
   @TempDir Path tmp;
@@ -54,10 +58,7 @@ class FuzzTest {
   @Test
   void randomDamageGivesRightBytesOrTypedErrors() throws Exception {
     int mutations = Integer.getInteger("hpf.fuzz.mutations", 300);
-    long seed = Long.getLong("hpf.fuzz.seed", System.nanoTime());
-    System.out.println("fuzz: " + mutations + " mutations, seed " + seed
-        + " (replay with -Dhpf.fuzz.seed=" + seed + ")");
-    Random random = new Random(seed);
+    ReplaySeeds seeds = ReplaySeeds.of("hpf.fuzz.seed", SEEDS);
     Map<String, byte[]> committed = new HashMap<>();
     Map<String, byte[]> crashed = new HashMap<>();
     Path template = buildTemplate(committed, crashed);
@@ -66,16 +67,18 @@ class FuzzTest {
       files = walk.filter(Files::isRegularFile).sorted().toList();
     }
     int typedErrors = 0;
-    for (int i = 0; i < mutations; i++) {
-      Path dir = tmp.resolve("m" + (i % 4));
-      LocalTrees.copy(template, dir);
-      Path victim = dir.resolve(template.relativize(files.get(random.nextInt(files.size()))));
-      String what = mutate(victim, random);
-      String context = "mutation " + i + " (seed " + seed + "): " + what + " of "
-          + dir.relativize(victim);
-      int errors = assertTimeoutPreemptively(Duration.ofSeconds(60),
-          () -> recoverAndRead(dir, committed, crashed, context), context);
-      typedErrors += errors;
+    for (long seed : seeds.seeds()) {
+      Random random = new Random(seed);
+      for (int i = 0; i < seeds.share(mutations); i++) {
+        Path dir = tmp.resolve("m" + (i % 4));
+        LocalTrees.copy(template, dir);
+        Path victim = dir.resolve(template.relativize(files.get(random.nextInt(files.size()))));
+        String what = mutate(victim, random);
+        String context = "mutation " + i + " (" + seeds.replay(seed) + "): " + what + " of "
+            + dir.relativize(victim);
+        typedErrors += assertTimeoutPreemptively(Duration.ofSeconds(60),
+            () -> recoverAndRead(dir, committed, crashed, context), context);
+      }
     }
     System.out.println("fuzz: " + mutations + " damaged archives, " + typedErrors
         + " typed errors raised, no wrong byte");
