@@ -5,12 +5,15 @@ import com.google.common.base.Suppliers;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -106,7 +109,7 @@ public final class HadoopStorage implements ArchiveStorage {
       in.close();
       throw e;
     }
-    return new HadoopInput(name, in, length);
+    return new HadoopInput(name, in, length, () -> fs.open(path));
   }
 
   @Override
@@ -264,16 +267,36 @@ public final class HadoopStorage implements ArchiveStorage {
     }
   }
 
-  /** An open archive file read with positioned reads, bounded by its length. */
+  /**
+   * An open archive file read with positioned reads, bounded by its length. Given a way to
+   * reopen it, it replaces a stream whose channel was closed under it: on the local file system
+   * an interrupt closes the channel of the file a thread is reading, which would otherwise fail
+   * every later read of every thread. The interrupted read alone fails.
+   */
   public static class HadoopInput implements ArchiveInput {
-    private final String name;
-    private final FSDataInputStream in;
-    private final long length;
+    /** Opens the file again. */
+    @FunctionalInterface
+    public interface Reopener {
+      FSDataInputStream open() throws IOException;
+    }
 
+    private static final int ATTEMPTS = 3;
+    private final String name;
+    private final long length;
+    private final Reopener reopener;
+    private volatile FSDataInputStream in;
+
+    /** A file read through {@code in} alone. */
     public HadoopInput(String name, FSDataInputStream in, long length) {
+      this(name, in, length, null);
+    }
+
+    /** A file read through {@code in}, reopened with {@code reopener} if its channel closes. */
+    public HadoopInput(String name, FSDataInputStream in, long length, Reopener reopener) {
       this.name = name;
       this.in = in;
       this.length = length;
+      this.reopener = reopener;
     }
 
     @Override
@@ -292,11 +315,48 @@ public final class HadoopStorage implements ArchiveStorage {
         throw new EOFException(name + ": read of " + len + " bytes at " + position
             + " passes the end of the file (" + length + " bytes)");
       }
-      in.readFully(position, buffer, offset, len);
+      for (int attempt = 1; ; attempt++) {
+        FSDataInputStream current = in;
+        try {
+          current.readFully(position, buffer, offset, len);
+          return;
+        } catch (IOException | FSError e) {
+          if (reopener == null || !closedChannel(e) || attempt == ATTEMPTS) {
+            throw e;
+          }
+          if (Thread.currentThread().isInterrupted()) {
+            // This thread's interrupt closed the channel: its read fails, the next one reopens.
+            throw (InterruptedIOException) new InterruptedIOException(
+                "interrupted while reading " + name).initCause(e);
+          }
+          replace(current);
+        }
+      }
+    }
+
+    /** Reopens the file unless another thread already replaced {@code failed}. */
+    private synchronized void replace(FSDataInputStream failed) throws IOException {
+      if (in == failed) {
+        in = reopener.open();
+        try {
+          failed.close();
+        } catch (IOException e) {
+          // its channel is closed already
+        }
+      }
+    }
+
+    private static boolean closedChannel(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof ClosedChannelException) {
+          return true;
+        }
+      }
+      return false;
     }
 
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
       in.close();
     }
   }
