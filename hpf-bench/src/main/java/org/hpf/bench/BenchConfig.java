@@ -121,7 +121,7 @@ public final class BenchConfig extends ClusterRunOptions {
 
   @Option(names = "--nn-object-bytes", defaultValue = "200",
       description = "NameNode bytes per object (inode or block) of the memory model"
-          + " (default: ${DEFAULT-VALUE}, from 'HDFS scalability: the limits to growth').")
+          + " (default: ${DEFAULT-VALUE}, Shvachko, 'HDFS Scalability: The Limits to Growth').")
   public int nnObjectBytes = 200;
 
   public int maxFiles() {

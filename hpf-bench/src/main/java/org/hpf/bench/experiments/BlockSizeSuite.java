@@ -12,12 +12,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Seed 001, Figure 2: write (and read) time of the same data at block sizes from a few hundred
- * KiB to several MiB. The seed found 64-128 MB best on disks that move ~100 MB/s: the block
+ * Kim, Figure 2: write (and read) time of the same data at block sizes from a few hundred
+ * KiB to several MiB. Kim found 64-128 MB best on disks that move ~100 MB/s: the block
  * worth about a second of disk transfer.
  */
 @Command(name = "block-size", mixinStandardHelpOptions = true,
-    description = "Write/read time of the same file at doubling block sizes (seed 001, Fig. 2).")
+    description = "Write/read time of the same file at doubling block sizes (Kim, Fig. 2).")
 public final class BlockSizeSuite extends Experiment {
   @Option(names = "--block-sizes-kib", split = ",",
       defaultValue = "128,256,512,1024,2048,4096,8192",
@@ -64,12 +64,12 @@ public final class BlockSizeSuite extends Experiment {
       List<Point> points = r.series(panel, series);
       Point best = points.stream().min(Comparator.comparingDouble(Point::value)).orElseThrow();
       r.compare(panel + ": time at the smallest block size ÷ at the best (" + best.label()
-          + ")", null, points.get(0).value() / best.value(), "seed 001 Fig. 2 (no values in"
+          + ")", null, points.get(0).value() / best.value(), "Kim Fig. 2 (no values in"
               + " the text; best at 64-128 MB)");
       r.compare(panel + ": time at the largest block size ÷ at the best", null,
-          points.get(points.size() - 1).value() / best.value(), "seed 001 Fig. 2");
+          points.get(points.size() - 1).value() / best.value(), "Kim Fig. 2");
     }
-    r.notes.add("The seed's optimum (64-128 MB, what its SATA disks move in about a second) is"
+    r.notes.add("Kim's optimum (64-128 MB, what its SATA disks move in about a second) is"
         + " a property of disks and network; here every DataNode writes to the same disk"
         + " through the page cache, so the sweep shows the per-block cost (NameNode block"
         + " allocation, pipeline set-up) against the data, not the disk's sweet spot.");

@@ -16,12 +16,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Seed 001, Figure 4: 1 to T clients writing at once, then reading at once, each its own file
+ * Kim, Figure 4: 1 to T clients writing at once, then reading at once, each its own file
  * through its own client (FileSystem instance); the total time of each phase and every client's
  * own throughput.
  */
 @Command(name = "clients", mixinStandardHelpOptions = true,
-    description = "1 to T concurrent clients writing then reading (seed 001, Figure 4).")
+    description = "1 to T concurrent clients writing then reading (Kim, Figure 4).")
 public final class ClientsSuite extends Experiment {
   @Option(names = "--clients", split = ",", defaultValue = "1,2,4,8",
       description = "Client thread counts (default: ${DEFAULT-VALUE}).")
@@ -131,11 +131,11 @@ public final class ClientsSuite extends Experiment {
       ExperimentResult.Point last = points.get(points.size() - 1);
       r.compare(String.format(Locale.ROOT, "%s: total time with %s clients ÷ with %s, against"
           + " %.0f times the data", panel, last.label(), first.label(), last.x() / first.x()),
-          null, last.value() / first.value(), "seed 001 Fig. 4: grows, \"not in proportion to"
+          null, last.value() / first.value(), "Kim Fig. 4: grows, \"not in proportion to"
               + " the number of clients\" (no values in the text)");
     }
     r.notes.add("Clients are threads of this JVM on the same cores as the NameNode and the"
-        + " DataNodes, not separate hosts: their location (seed 000 §4.B) and network are not"
-        + " measurable here; with --fs, run this command from several hosts for that.");
+        + " DataNodes, not separate hosts: their location (Kalmukov et al. §4.B) and network"
+        + " are not measurable here; with --fs, run this command from several hosts for that.");
   }
 }

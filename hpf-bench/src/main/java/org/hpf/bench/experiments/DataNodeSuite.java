@@ -10,13 +10,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Seed 001, Figure 3: write speed as the number of DataNodes grows. One embedded cluster per
+ * Kim, Figure 3: write speed as the number of DataNodes grows. One embedded cluster per
  * count, started and stopped in turn; on a real cluster (--fs) the count cannot be changed, so
  * its live DataNodes give the one point.
  */
 @Command(name = "datanodes", mixinStandardHelpOptions = true,
     description = "Write/read speed with 1 to N DataNodes, one embedded cluster each"
-        + " (seed 001, Figure 3).")
+        + " (Kim, Figure 3).")
 public final class DataNodeSuite extends Experiment {
   @Option(names = "--counts", split = ",", defaultValue = "1,2,3,4,6",
       description = "DataNode counts (default: ${DEFAULT-VALUE}).")
@@ -77,11 +77,11 @@ public final class DataNodeSuite extends Experiment {
     if (speeds.size() > 1) {
       double max = speeds.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
       double min = speeds.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-      r.compare("write speed, fastest ÷ slowest DataNode count", SeedFigures.DATANODE_SPREAD,
-          max / min, "seed 001 Fig. 3: \"about 70 to 80 MB/s regardless of the number of data"
+      r.compare("write speed, fastest ÷ slowest DataNode count", StudyFigures.DATANODE_SPREAD,
+          max / min, "Kim Fig. 3: \"about 70 to 80 MB/s regardless of the number of data"
               + " nodes\"");
       r.compare("write speed, most DataNodes ÷ fewest", null,
-          speeds.get(speeds.size() - 1) / speeds.get(0), "seed 001 Fig. 3 (1 = flat)");
+          speeds.get(speeds.size() - 1) / speeds.get(0), "Kim Fig. 3 (1 = flat)");
     }
     return r;
   }

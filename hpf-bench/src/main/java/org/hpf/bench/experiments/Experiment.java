@@ -8,9 +8,9 @@ import org.hpf.bench.BenchCluster;
 import picocli.CommandLine.Mixin;
 
 /**
- * One experiment of the seed studies as a subcommand of {@code hpf-bench exp}: its own options
- * as fields, the shared ones in {@link #options}; {@link #call} runs it in a context of its own
- * and writes its JSON, Markdown and chart.
+ * One experiment of the published HDFS studies as a subcommand of {@code hpf-bench exp}: its
+ * own options as fields, the shared ones in {@link #options}; {@link #call} runs it in a context
+ * of its own and writes its JSON, Markdown and chart.
  */
 public abstract class Experiment implements Callable<Integer> {
   static PrintStream out = System.out;

@@ -18,7 +18,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The PNG of one experiment: a line chart per panel (write, read, ...), side by side in one
- * image, with a logarithmic y axis like the seed's figures (times that double with the data
+ * image, with a logarithmic y axis like the studies' figures (times that double with the data
  * stay straight lines).
  */
 final class ExperimentChart {
@@ -51,7 +51,7 @@ final class ExperimentChart {
   /**
    * Values are drawn as their base-2 logarithms on linear axes labelled with the values
    * themselves (XChart's own log axes label powers of ten only, which a doubling sweep over one
-   * decade never reaches): each doubling is one step, as on the seed's figures.
+   * decade never reaches): each doubling is one step, as on the studies' figures.
    */
   private static XYChart chart(ExperimentResult r, String panel) {
     XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)

@@ -7,11 +7,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code hpf-bench exp}: the HDFS experiments of the seed studies, one subcommand each, and
+ * {@code hpf-bench exp}: the HDFS experiments of the published studies, one subcommand each, and
  * {@code all} to run every one with its defaults in one go.
  */
 @Command(name = "exp", aliases = "experiment", mixinStandardHelpOptions = true,
-    description = "HDFS experiments of the seed studies (file size, replication, file count,"
+    description = "HDFS experiments of published studies (file size, replication, file count,"
         + " block size, DataNodes, clients, NameNode model), each writing <suite>.json,"
         + " <suite>.md and <suite>.png.",
     subcommands = {SizeSuite.class, ReplicationSuite.class, FileSizeSuite.class,

@@ -118,7 +118,7 @@ public final class ExperimentContext implements Closeable {
           + " one JVM, one host's disk and its " + Runtime.getRuntime().availableProcessors()
           + " cores, and talk over the loopback interface; no network speed or client location"
           + " is measured, and data written is read back from the page cache. Ratios compare"
-          + " with the seed, absolute times do not.");
+          + " with the studies, absolute times do not.");
     }
   }
 

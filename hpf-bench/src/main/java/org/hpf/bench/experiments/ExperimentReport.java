@@ -12,7 +12,7 @@ import org.hpf.bench.experiments.ExperimentResult.Point;
 /**
  * The Markdown of one experiment: per panel a table with one row per x and one column per line
  * (with each line's ratio to the first line), the details of every point, the comparison with
- * the seed study as ratios, the notes, and the setup.
+ * the published study as ratios, the notes, and the setup.
  */
 final class ExperimentReport {
   private ExperimentReport() {}
@@ -115,11 +115,11 @@ final class ExperimentReport {
     if (r.comparisons.isEmpty()) {
       return;
     }
-    md.append("### Against the seed study (ratios)\n\n| quantity | seed | this run | source |\n"
-        + "|---|---:|---:|---|\n");
+    md.append("### Against the published study (ratios)\n\n"
+        + "| quantity | published | this run | source |\n|---|---:|---:|---|\n");
     for (Comparison c : r.comparisons) {
       md.append("| ").append(c.quantity()).append(" | ")
-          .append(c.seed() == null ? "–" : number(c.seed())).append(" | ")
+          .append(c.published() == null ? "–" : number(c.published())).append(" | ")
           .append(number(c.ours())).append(" | ").append(c.source()).append(" |\n");
     }
     md.append('\n');

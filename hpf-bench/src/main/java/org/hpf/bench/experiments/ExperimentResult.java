@@ -1,5 +1,6 @@
 package org.hpf.bench.experiments;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,9 +12,9 @@ import java.util.Map;
 import org.hpf.bench.Results;
 
 /**
- * What one experiment measured: its points (one per panel, line and x), the seed study's values
- * it is compared with, and notes on what could not be measured. Written as {@code <suite>.json},
- * {@code <suite>.md} and {@code <suite>.png}.
+ * What one experiment measured: its points (one per panel, line and x), the published study's
+ * values it is compared with, and notes on what could not be measured. Written as {@code
+ * <suite>.json}, {@code <suite>.md} and {@code <suite>.png}.
  */
 public final class ExperimentResult {
   public String suite;
@@ -36,10 +37,12 @@ public final class ExperimentResult {
       List<Double> reps, Map<String, Object> details) {}
 
   /**
-   * One quantity as the seed study reports it and as this run measured it, both as ratios (so
-   * clusters of different speed compare); {@code seed} is null where the seed gives no number.
+   * One quantity as the published study reports it and as this run measured it, both as ratios (so
+   * clusters of different speed compare); {@code published} is null where the study gives no
+   * number; results written before it was named so call it "seed".
    */
-  public record Comparison(String quantity, Double seed, Double ours, String source) {}
+  public record Comparison(String quantity,
+      @JsonAlias("seed") Double published, Double ours, String source) {}
 
   ExperimentResult(String suite, String title, String xTitle, String yTitle) {
     this.suite = suite;
@@ -76,8 +79,8 @@ public final class ExperimentResult {
         .toList();
   }
 
-  void compare(String quantity, Double seed, double ours, String source) {
-    comparisons.add(new Comparison(quantity, seed, ours, source));
+  void compare(String quantity, Double published, double ours, String source) {
+    comparisons.add(new Comparison(quantity, published, ours, source));
   }
 
   /** Reads a {@code <suite>.json} written by {@link #write}. */

@@ -12,15 +12,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Seed 000, Figures 11-12: the same bytes as one file, as files of 0.8 block (the seed's 102.4
- * MB against 128 MB blocks) and as files a tenth of that (10.24 MB), plus a fourth line: those
- * small files packed into one HPF archive. Scaled by default to 512 KiB blocks, so 64 MiB holds
- * as many blocks and files (128 blocks, 160 and 1,600 files) as the seed's 16 GB; the defaults
+ * Kalmukov et al., Figures 11-12: the same bytes as one file, as files of 0.8 block (their
+ * 102.4 MB against 128 MB blocks) and as files a tenth of that (10.24 MB), plus a fourth line:
+ * those small files packed into one HPF archive. Scaled by default to 512 KiB blocks, so 64 MiB
+ * holds as many blocks and files (128 blocks, 160 and 1,600 files) as their 16 GB; the defaults
  * are 32 and 64 MiB (8 and 16 GB there).
  */
 @Command(name = "file-size", mixinStandardHelpOptions = true,
     description = "Same bytes as one file, files near the block size, files a tenth of that,"
-        + " and those small files in an HPF archive (seed 000, Figures 11-12).")
+        + " and those small files in an HPF archive (Kalmukov et al., Figures 11-12).")
 public final class FileSizeSuite extends Experiment {
   @Mixin
   public LayoutOptions layout = new LayoutOptions();
@@ -33,7 +33,7 @@ public final class FileSizeSuite extends Experiment {
   record Layout(String series, long fileSize, boolean packed) {}
 
   List<Layout> layouts(long total) {
-    long near = Math.round(layout.blockSize * SeedFigures.NEAR_BLOCK);
+    long near = Math.round(layout.blockSize * StudyFigures.NEAR_BLOCK);
     long small = Math.round(near / 10.0);
     return List.of(new Layout("one file", total, false),
         new Layout("files of " + Report.bytes(near), near, false),
@@ -95,29 +95,30 @@ public final class FileSizeSuite extends Experiment {
     String one = names.get(0).series();
     double scale = (128 << 20) / (double) layout.blockSize;
     for (int mib : layout.totalsMiB) {
-      double seedGb = mib * scale / 1024;
-      int at = SeedFigures.LAYOUT_GB.indexOf(seedGb);
-      String where = String.format(Locale.ROOT, "%d MiB here ~ %.0f GB in seed 000", mib,
-          seedGb);
+      double studyGb = mib * scale / 1024;
+      int at = StudyFigures.LAYOUT_GB.indexOf(studyGb);
+      String where = String.format(Locale.ROOT, "%d MiB here ~ %.0f GB in Kalmukov et al.", mib,
+          studyGb);
       for (String panel : List.of("write", "read")) {
         double base = r.point(panel, one, mib).value();
         double near = r.point(panel, names.get(1).series(), mib).value();
         double small = r.point(panel, names.get(2).series(), mib).value();
         double hpf = r.point(panel, names.get(3).series(), mib).value();
         r.compare(panel + " " + mib + " MiB: files near the block size ÷ one file",
-            at < 0 ? null : SeedFigures.FILES_102MB.get(at) / SeedFigures.ONE_FILE.get(at),
-            near / base, where + (at < 0 ? " (no seed value)" : " (Figs. 11-12 table)"));
+            at < 0 ? null : StudyFigures.FILES_102MB.get(at) / StudyFigures.ONE_FILE.get(at),
+            near / base, where + (at < 0 ? " (no published value)" : " (Figs. 11-12 table)"));
         r.compare(panel + " " + mib + " MiB: files a tenth of that ÷ one file",
-            at < 0 ? null : SeedFigures.FILES_10MB.get(at) / SeedFigures.ONE_FILE.get(at),
+            at < 0 ? null : StudyFigures.FILES_10MB.get(at) / StudyFigures.ONE_FILE.get(at),
             small / base, where);
         r.compare(panel + " " + mib + " MiB: HPF archive ÷ one file", null, hpf / base,
-            "not in the seed");
+            "not in the study");
         r.compare(panel + " " + mib + " MiB: share of the small files' extra time HPF wins"
             + " back", null, (small - hpf) / (small - base), "(small − HPF) ÷ (small − one"
             + " file); 1 = as fast as one file");
       }
     }
-    r.notes.add("The seed prints one table for Figures 11-12 (its text does not say whether"
+    r.notes.add("Kalmukov et al. print one table for Figures 11-12 (their text does not say"
+        + " whether"
         + " write or read); both panels here are compared with it.");
     r.notes.add("HPF writes with its own writer threads (default: the cores, at least 2) and"
         + " stores members uncompressed; plain files are uploaded by one thread, as"

@@ -14,8 +14,8 @@ public final class LayoutOptions {
   public List<Integer> totalsMiB = new ArrayList<>(List.of(32, 64));
 
   @Option(names = "--block-size", defaultValue = "524288", paramLabel = "BYTES",
-      description = "Block size (default: ${DEFAULT-VALUE}, 1/256 of the seed's 128 MB); files"
-          + " near it are 0.8 of it, small files a tenth of those.")
+      description = "Block size (default: ${DEFAULT-VALUE}, 1/256 of Kalmukov et al.'s 128"
+          + " MB); files near it are 0.8 of it, small files a tenth of those.")
   public long blockSize = 512 << 10;
 
   @Option(names = "--replication", defaultValue = "3")

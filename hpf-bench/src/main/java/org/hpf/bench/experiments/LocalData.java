@@ -10,10 +10,10 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * The local source files an experiment uploads, like the seed's files made with dd: exact sizes,
- * content that does not compress (random), {@code total} bytes split into files of about {@code
- * fileSize}, so every layout of the same total holds the same bytes to the byte. Made once per
- * layout and reused by every repetition.
+ * The local source files an experiment uploads, like Kalmukov et al.'s files made with dd:
+ * exact sizes, content that does not compress (random), {@code total} bytes split into files of
+ * about {@code fileSize}, so every layout of the same total holds the same bytes to the byte.
+ * Made once per layout and reused by every repetition.
  */
 final class LocalData {
   /** Random bytes every file is cut from (at a per-file offset): generating is not timed. */

@@ -14,21 +14,21 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Seed 002's model applied to the file-size experiment's datasets: each layout is written once,
+ * Shvachko's model applied to the file-size experiment's datasets: each layout is written once,
  * its files and blocks counted from the NameNode, and RAM >= F (1 + lambda) objSize and SC <= F
  * lambda r blockSize printed for plain files and for the same files in an HPF archive (what
  * {@code hpf info} reports for one archive), then for the whole namespace at that moment.
  */
 @Command(name = "namenode-model", mixinStandardHelpOptions = true,
-    description = "NameNode RAM and capacity model (seed 002) for the file-size datasets, as"
+    description = "NameNode RAM and capacity model (Shvachko) for the file-size datasets, as"
         + " plain files and as HPF archives.")
 public final class NameNodeModelSuite extends Experiment {
   @Mixin
   public LayoutOptions layout = new LayoutOptions();
 
   @Option(names = "--object-bytes", defaultValue = "200",
-      description = "NameNode bytes per object (default: ${DEFAULT-VALUE}, seed 002).")
-  public int objectBytes = SeedFigures.OBJECT_BYTES;
+      description = "NameNode bytes per object (default: ${DEFAULT-VALUE}, Shvachko).")
+  public int objectBytes = StudyFigures.OBJECT_BYTES;
 
   @Override
   public String name() {
@@ -64,7 +64,7 @@ public final class NameNodeModelSuite extends Experiment {
       }
       r.compare(mib + " MiB: NameNode RAM of the HPF archive ÷ of its small files as plain"
           + " files", null, perFileSmall.get(all.get(3).series() + "@" + mib)
-          / perFileSmall.get(all.get(2).series() + "@" + mib), "not in the seed");
+          / perFileSmall.get(all.get(2).series() + "@" + mib), "not in the study");
     }
     long[] totals = cluster.namesystemTotals();
     if (totals != null) {
@@ -77,7 +77,7 @@ public final class NameNodeModelSuite extends Experiment {
           + " BlocksTotal), not available to a client: only the datasets are modelled.");
     }
     r.notes.add("Directories are NameNode objects too (each layout has one, an HPF archive is a"
-        + " directory); seed 002's model counts files and blocks only, as here.");
+        + " directory); Shvachko's model counts files and blocks only, as here.");
     cluster.fs().delete(context.dir(cluster, "file-size"), true);
     return r;
   }
@@ -95,14 +95,14 @@ public final class NameNodeModelSuite extends Experiment {
         details);
     r.add("SC <= F lambda r blockSize", series, mib, mib + " MiB", List.of(m.capacityBytes()),
         details);
-    // The same lambda at the seed's 128 MB blocks (file sizes here scale with the block).
-    ScalingModel seedScale = new ScalingModel(m.files(), m.blocks(), m.objectBytes(),
+    // The same lambda at Shvachko's 128 MB blocks (file sizes here scale with the block).
+    ScalingModel studyScale = new ScalingModel(m.files(), m.blocks(), m.objectBytes(),
         m.replication(), 128L << 20);
-    double seedLambda = SeedFigures.BLOCKS_PER_FILE;
-    r.compare(mib + " MiB " + series + ": objects per file (1 + lambda)", 1 + seedLambda,
-        1 + m.lambda(), "seed 002: 1.5 blocks per file on Yahoo!'s clusters");
+    double studyLambda = StudyFigures.BLOCKS_PER_FILE;
+    r.compare(mib + " MiB " + series + ": objects per file (1 + lambda)", 1 + studyLambda,
+        1 + m.lambda(), "Shvachko: 1.5 blocks per file on Yahoo!'s clusters");
     r.compare(mib + " MiB " + series + ": disk referenced per byte of RAM at 128 MB blocks",
-        seedLambda * 3 * (128L << 20) / ((1 + seedLambda) * SeedFigures.OBJECT_BYTES),
-        seedScale.capacityPerRamByte(), "seed 002 rule 1: 1 GB of RAM ~ 1 PB of disk");
+        studyLambda * 3 * (128L << 20) / ((1 + studyLambda) * StudyFigures.OBJECT_BYTES),
+        studyScale.capacityPerRamByte(), "Shvachko rule 1: 1 GB of RAM ~ 1 PB of disk");
   }
 }

@@ -11,12 +11,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Seed 000, Figures 8-10: read and write time at replication 3 and 6, and the bytes the
- * DataNodes wrote, counted by their own metrics (the seed saw replication x the bytes read).
+ * Kalmukov et al., Figures 8-10: read and write time at replication 3 and 6, and the bytes the
+ * DataNodes wrote, counted by their own metrics (Kalmukov et al. saw replication x the bytes read).
  */
 @Command(name = "replication", mixinStandardHelpOptions = true,
     description = "Read/write time at replication 3 vs 6, with the bytes the DataNodes wrote"
-        + " (seed 000, Figures 8-10).")
+        + " (Kalmukov et al., Figures 8-10).")
 public final class ReplicationSuite extends Experiment {
   @Option(names = "--sizes-mib", split = ",", defaultValue = "8,16,32,64",
       description = "File sizes in MiB (default: ${DEFAULT-VALUE}).")
@@ -73,12 +73,12 @@ public final class ReplicationSuite extends Experiment {
       for (String panel : List.of("read", "write")) {
         List<Double> a = values(r, panel, high);
         List<Double> b = values(r, panel, low);
-        boolean seedFactors = factors.get(0) == 3 && factors.get(factors.size() - 1) == 6;
+        boolean studyFactors = factors.get(0) == 3 && factors.get(factors.size() - 1) == 6;
         r.compare(panel + ": time at " + high + " ÷ at " + low + ", mean over sizes",
-            panel.equals("read") && seedFactors
-                ? SeedFigures.meanRatio(SeedFigures.READ_R6, SeedFigures.READ_R3) : null,
-            SeedFigures.meanRatio(a, b), panel.equals("read") ? "seed 000 Fig. 8 (1-512 GB)"
-                : "seed 000 Fig. 9: \"almost matches\" (values not in the text)");
+            panel.equals("read") && studyFactors
+                ? StudyFigures.meanRatio(StudyFigures.READ_R6, StudyFigures.READ_R3) : null,
+            StudyFigures.meanRatio(a, b), panel.equals("read") ? "Kalmukov et al. Fig. 8 (1-512 GB)"
+                : "Kalmukov et al. Fig. 9: \"almost matches\" (values not in the text)");
       }
     }
     for (short factor : factors) {
@@ -93,7 +93,7 @@ public final class ReplicationSuite extends Experiment {
       }
       if (n > 0) {
         r.compare("bytes written by the DataNodes ÷ bytes of the file, replication " + factor,
-            (double) factor, sum / n, "seed 000 Figs. 4 and 10 (disk I/O charts: "
+            (double) factor, sum / n, "Kalmukov et al. Figs. 4 and 10 (disk I/O charts: "
                 + factor + "x); here the DataNodes' BytesWritten metric");
       }
     }
@@ -103,7 +103,7 @@ public final class ReplicationSuite extends Experiment {
           + " (DataNodeActivity) before and after: not measured here.");
     }
     r.notes.add("Replicas are pipelined DataNode to DataNode over the loopback interface: the"
-        + " seed's question, whether the network switch keeps up with 6 parallel streams, has"
+        + " study's question, whether the network switch keeps up with 6 parallel streams, has"
         + " no switch to ask here.");
   }
 

@@ -98,7 +98,7 @@ record RoundTrip(List<Double> writeSeconds, List<Double> readSeconds, long bytes
     return (long) Timing.median(dataNodeBytesWritten.stream().map(Long::doubleValue).toList());
   }
 
-  /** Write and read throughput in MB/s (10^6 bytes, as the seeds give them). */
+  /** Write and read throughput in MB/s (10^6 bytes, as the studies give them). */
   Map<String, Object> throughput() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("writeMBps", bytes / 1e6 / writeMedian());

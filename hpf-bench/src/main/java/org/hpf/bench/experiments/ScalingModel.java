@@ -1,7 +1,7 @@
 package org.hpf.bench.experiments;
 
 /**
- * Seed 002 (Shvachko, "HDFS Scalability: The Limits to Growth"): for {@code files} files holding
+ * Shvachko, "HDFS Scalability: The Limits to Growth": for {@code files} files holding
  * {@code blocks} blocks (lambda = blocks per file), the NameNode needs at least RAM >= F (1 +
  * lambda) objSize, and the namespace references at most SC <= F lambda r blockSize of disk.
  */
@@ -22,7 +22,7 @@ record ScalingModel(long files, long blocks, int objectBytes, double replication
     return files * lambda() * replication * blockSize;
   }
 
-  /** Disk the namespace can reference per byte of NameNode RAM (seed 002: ~10^6). */
+  /** Disk the namespace can reference per byte of NameNode RAM (Shvachko: ~10^6). */
   double capacityPerRamByte() {
     return capacityBytes() / ramBytes();
   }

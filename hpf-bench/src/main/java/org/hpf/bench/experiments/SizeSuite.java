@@ -10,12 +10,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Seed 000, Figure 3: read and write time of one file as its size doubles. Scaled: the seed's 1
+ * Kalmukov et al., Figure 3: read and write time of one file as its size doubles. Scaled: their 1
  * to 512 GB files over 128 MB blocks become, by default, 8 to 256 MiB over 1 MiB blocks (the
- * same 8 to 256 blocks as its first six points).
+ * same 8 to 256 blocks as their first six points).
  */
 @Command(name = "size", mixinStandardHelpOptions = true,
-    description = "Read/write time of one file as its size doubles (seed 000, Figure 3).")
+    description = "Read/write time of one file as its size doubles (Kalmukov et al., Figure 3).")
 public final class SizeSuite extends Experiment {
   @Option(names = "--sizes-mib", split = ",", defaultValue = "8,16,32,64,128,256",
       description = "File sizes in MiB (default: ${DEFAULT-VALUE}).")
@@ -68,18 +68,18 @@ public final class SizeSuite extends Experiment {
       }
       boolean read = panel.equals("read");
       r.compare(panel + ": time ratio per doubling of size (2 = linear), mean",
-          read ? SeedFigures.meanStepRatio(SeedFigures.READ_R3) : null,
-          SeedFigures.meanStepRatio(times), read ? "seed 000 Fig. 3/8 (replication 3 line,"
-              + " 1-512 GB)" : "seed 000 Fig. 3 (write values not in the text; it says upload"
-              + " is \"a bit slower\" and linear)");
+          read ? StudyFigures.meanStepRatio(StudyFigures.READ_R3) : null,
+          StudyFigures.meanStepRatio(times), read ? "Kalmukov et al. Fig. 3/8 (replication 3"
+              + " line, 1-512 GB)" : "Kalmukov et al. Fig. 3 (write values not in the text; it"
+              + " says upload is \"a bit slower\" and linear)");
       List<Double> sizes = r.series(panel, "one file").stream()
           .map(ExperimentResult.Point::x).toList();
       r.compare(panel + ": exponent b of time ~ size^b (1 = linear), least squares",
-          read ? SeedFigures.exponent(SeedFigures.SIZES_GB, SeedFigures.READ_R3) : null,
-          SeedFigures.exponent(sizes, times), "below 1: a fixed cost per file weighs on the"
+          read ? StudyFigures.exponent(StudyFigures.SIZES_GB, StudyFigures.READ_R3) : null,
+          StudyFigures.exponent(sizes, times), "below 1: a fixed cost per file weighs on the"
               + " small sizes");
     }
     r.notes.add("Reads in-process come from the page cache of the host that just wrote the"
-        + " data (the seed repeated each test on a different day to avoid its cache).");
+        + " data (Kalmukov et al. repeated each test on a different day to avoid its cache).");
   }
 }

@@ -17,10 +17,10 @@ import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.WriterOptions;
 
 /**
- * The transfers the experiments time, one client thread each, as the seed's FileSystem shell
- * does: upload local files (every file closed before the next starts), download every byte of
- * every file (to nowhere: the seed wrote to the client's disk), and the same through an HPF
- * archive.
+ * The transfers the experiments time, one client thread each, as Kalmukov et al.'s FileSystem
+ * shell does: upload local files (every file closed before the next starts), download every byte
+ * of every file (to nowhere: Kalmukov et al. wrote to the client's disk), and the same through an
+ * HPF archive.
  */
 final class Transfers {
   private static final int BUFFER = 64 << 10;

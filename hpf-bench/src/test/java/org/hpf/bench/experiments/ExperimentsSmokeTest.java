@@ -1,6 +1,7 @@
 package org.hpf.bench.experiments;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,6 +96,7 @@ class ExperimentsSmokeTest {
       assertTrue(json.get("environment").has("loadAverageAtEnd"), suite);
       String md = Files.readString(new File(out, suite + ".md").toPath());
       assertTrue(md.contains("| "), suite);
+      assertFalse(md.contains("seed 00"), suite + ": the studies are cited by name");
       File png = new File(out, suite + ".png");
       assertTrue(png.length() > 1000, suite + ".png");
       assertEquals((byte) 0x89, Files.readAllBytes(png.toPath())[0], suite + ".png is a PNG");
@@ -110,7 +112,7 @@ class ExperimentsSmokeTest {
       points.forEach(p -> assertEquals(2, p.reps().size()));
       points.forEach(p -> assertTrue(p.value() > 0));
     }
-    assertTrue(r.comparisons.stream().anyMatch(c -> c.seed() != null));
+    assertTrue(r.comparisons.stream().anyMatch(c -> c.published() != null));
   }
 
   @Test
