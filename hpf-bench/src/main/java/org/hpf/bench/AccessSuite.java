@@ -60,10 +60,11 @@ final class AccessSuite {
     }
     List<List<String>> reps = new ArrayList<>();
     for (int r = 0; r < config.reps; r++) {
-      reps.add(draw(members, config.gets, new SplittableRandom(config.seed + 1_000 + r)));
+      reps.add(draw(members, config.gets,
+          new SplittableRandom(config.cluster.seed + 1_000 + r)));
     }
     List<String> warmups = draw(members, Math.max(config.warmup, config.coldWarmup),
-        new SplittableRandom(config.seed + 999));
+        new SplittableRandom(config.cluster.seed + 999));
 
     for (String mode : List.of("cold", "warm")) {
       boolean cold = mode.equals("cold");

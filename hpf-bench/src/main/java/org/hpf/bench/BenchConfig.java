@@ -9,10 +9,17 @@ import org.apache.hadoop.io.SequenceFile.CompressionType;
 import org.hpf.Compression;
 import org.hpf.bench.DatasetGenerator.Content;
 import org.hpf.bench.DatasetGenerator.SizeDistribution;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Every setting of a run; picocli fills it from the command line, tests set it directly. */
-public final class BenchConfig extends ClusterRunOptions {
+public final class BenchConfig {
+  @Mixin
+  public ClusterOptions cluster = new ClusterOptions(new File("results"));
+
+  @Mixin
+  public BlockOptions blocks = new BlockOptions();
+
   @Option(names = "--base-dir", paramLabel = "PATH", defaultValue = "/hpf-bench",
       description = "Directory on the file system for all stores (default: ${DEFAULT-VALUE}).")
   public String baseDir = "/hpf-bench";
@@ -20,10 +27,6 @@ public final class BenchConfig extends ClusterRunOptions {
   @Option(names = "--reps", defaultValue = "5",
       description = "Repetitions of the gets (default: ${DEFAULT-VALUE}).")
   public int reps = 5;
-
-  public BenchConfig() {
-    super(new File("results"));
-  }
 
   @Option(names = "--files", split = ",", paramLabel = "N[,N...]",
       description = "Dataset sizes for the creation suite; the largest is used by every other"
@@ -158,7 +161,7 @@ public final class BenchConfig extends ClusterRunOptions {
     if (gets < 1 || reps < 1 || warmup < 0 || coldWarmup < 0 || seqfileGets < 0) {
       return "--gets and --reps must be positive, warm-ups and --seqfile-gets not negative";
     }
-    if (replication < 1 || dataNodes < 1 || blockSize < 4096) {
+    if (blocks.replication < 1 || cluster.dataNodes < 1 || blocks.blockSize < 4096) {
       return "--replication and --datanodes must be positive and --block-size at least 4096";
     }
     return null;
@@ -168,11 +171,8 @@ public final class BenchConfig extends ClusterRunOptions {
   public Map<String, Object> toMap() {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("files", files);
-    map.put("fileSystem", fs == null ? "embedded MiniDFSCluster" : fs.toString());
-    map.put("dataNodes", fs == null ? dataNodes : null);
-    map.put("replication", replication);
-    map.put("blockSize", blockSize);
-    map.put("seed", seed);
+    cluster.describe(map);
+    blocks.describe(map);
     map.put("minSize", minSize);
     map.put("maxSize", maxSize);
     map.put("sizeDistribution", sizeDistribution.toString());

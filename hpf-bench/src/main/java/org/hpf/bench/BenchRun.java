@@ -40,8 +40,8 @@ public final class BenchRun {
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }
-    File out = config.out.getAbsoluteFile();
-    File work = config.workDir().getAbsoluteFile();
+    File out = config.cluster.out.getAbsoluteFile();
+    File work = config.cluster.workDir().getAbsoluteFile();
     Files.createDirectories(out.toPath());
     deleteTree(work.toPath());
     Files.createDirectories(work.toPath());
@@ -53,13 +53,13 @@ public final class BenchRun {
     try {
       long start = System.nanoTime();
       int batch = batchSize(config.files);
-      log.printf(Locale.ROOT, "generating %,d files (seed %d) in %s%n", n, config.seed, work);
-      Dataset data = new DatasetGenerator(config.seed, config.minSize, config.maxSize,
+      log.printf(Locale.ROOT, "generating %,d files (seed %d) in %s%n", n, config.cluster.seed,
+          work);
+      Dataset data = new DatasetGenerator(config.cluster.seed, config.minSize, config.maxSize,
           config.sizeDistribution, config.paretoAlpha, config.content)
           .writeBatches(work.toPath().resolve("dataset"), n, batch);
       dataset(results, data, (System.nanoTime() - start) / 1_000_000);
-      try (BenchCluster cluster = BenchCluster.connectOrStart(config.fs, work, config.dataNodes,
-          config.replication, config.blockSize, log)) {
+      try (BenchCluster cluster = config.cluster.connectOrStart(work, config.blocks, log)) {
         results.environment.put("fileSystemUri", cluster.uri().toString());
         Stores stores = new Stores(systems(cluster, work), cluster.path(config.baseDir));
         cluster.fs().delete(cluster.path(config.baseDir), true);
@@ -110,7 +110,7 @@ public final class BenchRun {
       results.environment.put("runSeconds", (System.nanoTime() - runStart) / 1_000_000_000L);
       results.write(new File(out, "results.json"));
       render(results, out);
-      if (!config.keepWork) {
+      if (!config.cluster.keepWork) {
         deleteTree(work.toPath());
       }
     }
@@ -135,18 +135,19 @@ public final class BenchRun {
       throw new IllegalArgumentException("no codec class " + config.seqCodec);
     }
     List<BenchSystem> systems = new ArrayList<>();
-    HdfsFiles hdfs = new HdfsFiles(cluster.fs(), config.replication, config.blockSize);
+    HdfsFiles hdfs = new HdfsFiles(cluster.fs(), config.blocks.replication,
+        config.blocks.blockSize);
     if (config.has("HDFS")) {
       systems.add(hdfs);
     }
     if (config.has("HAR")) {
-      systems.add(new HarArchive(cluster.conf(), hdfs, config.replication,
+      systems.add(new HarArchive(cluster.conf(), hdfs, config.blocks.replication,
           new File(work, "mapred")));
     }
     if (config.has("HPF")) {
       WriterOptions.Builder options = WriterOptions.builder()
-          .blockSize(config.blockSize)
-          .replication(config.replication)
+          .blockSize(config.blocks.blockSize)
+          .replication(config.blocks.replication)
           .bucketCapacity(config.hpfBucketCapacity)
           .compression(config.hpfCompression);
       if (config.hpfThreads > 0) {
@@ -156,11 +157,11 @@ public final class BenchRun {
     }
     if (config.has("MapFile")) {
       systems.add(SequenceFiles.mapFile(cluster.conf(), config.seqCompression, codec,
-          config.replication, config.blockSize));
+          config.blocks.replication, config.blocks.blockSize));
     }
     if (config.has("SequenceFile")) {
       systems.add(SequenceFiles.sequenceFile(cluster.conf(), config.seqCompression, codec,
-          config.replication, config.blockSize));
+          config.blocks.replication, config.blocks.blockSize));
     }
     return systems;
   }

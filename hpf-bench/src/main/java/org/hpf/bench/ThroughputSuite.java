@@ -74,7 +74,8 @@ final class ThroughputSuite {
     int files = Math.min(config.nnFiles, members.size());
     int threads = config.nnThreads;
     List<String> names = new ArrayList<>(files);
-    java.util.SplittableRandom random = new java.util.SplittableRandom(config.seed + 77);
+    java.util.SplittableRandom random =
+        new java.util.SplittableRandom(config.cluster.seed + 77);
     for (int i = 0; i < files; i++) {
       names.add(members.get(random.nextInt(members.size())).name());
     }

@@ -46,7 +46,7 @@ class SuitesSmokeTest {
     BenchConfig config = new BenchConfig();
     config.files = List.of(100, 200);
     out = dir.resolve("out").toFile();
-    config.out = out;
+    config.cluster.out = out;
     config.gets = 6;
     config.reps = 2;
     config.warmup = 3;

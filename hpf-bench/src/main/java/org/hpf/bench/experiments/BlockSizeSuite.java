@@ -39,13 +39,13 @@ public final class BlockSizeSuite extends Experiment {
 
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
-    BenchCluster cluster = context.cluster(context.options.dataNodes);
+    BenchCluster cluster = context.cluster(context.options.cluster.dataNodes);
     ExperimentResult r = begin(context, cluster, "Block size: write/read time of one file",
         "block size, KiB", "seconds", true,
         Map.of("blockSizesKiB", blockSizesKiB, "sizeMiB", sizeMiB, "replication",
         replication));
     long bytes = (long) sizeMiB << 20;
-    List<java.nio.file.Path> files = new LocalData(context.options.seed)
+    List<java.nio.file.Path> files = new LocalData(context.options.cluster.seed)
         .files(context.local("size-" + sizeMiB), bytes, bytes);
     String series = "one file of " + sizeMiB + " MiB";
     for (int kib : blockSizesKiB) {

@@ -44,13 +44,13 @@ public final class ClientsSuite extends Experiment {
 
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
-    BenchCluster cluster = context.cluster(context.options.dataNodes);
+    BenchCluster cluster = context.cluster(context.options.cluster.dataNodes);
     ExperimentResult r = begin(context, cluster, "Concurrent clients: total time",
         "clients", "seconds", false,
         Map.of("clients", clients, "perClientMiB", perClientMiB, "blockSize",
         blockSize, "replication", replication));
     long bytes = (long) perClientMiB << 20;
-    List<java.nio.file.Path> source = new LocalData(context.options.seed)
+    List<java.nio.file.Path> source = new LocalData(context.options.cluster.seed)
         .files(context.local("clients"), bytes, bytes);
     for (int t : clients) {
       Path dir = context.dir(cluster, "clients/" + t);

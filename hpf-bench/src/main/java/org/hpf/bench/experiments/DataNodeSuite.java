@@ -49,7 +49,7 @@ public final class DataNodeSuite extends Experiment {
     r.config.putAll(Map.of("counts", counts, "totalMiB", totalMiB, "fileMiB", fileMiB,
         "blockSize", blockSize, "replication", replication));
     long total = (long) totalMiB << 20;
-    List<java.nio.file.Path> files = new LocalData(context.options.seed)
+    List<java.nio.file.Path> files = new LocalData(context.options.cluster.seed)
         .files(context.local("datanodes"), total, (long) fileMiB << 20);
     if (!context.embedded()) {
       BenchCluster cluster = context.cluster(0);

@@ -48,7 +48,7 @@ public abstract class Experiment implements Callable<Integer> {
     context.log.println("experiment " + name());
     ExperimentResult result = run(context);
     context.finish(result);
-    for (java.io.File f : result.write(context.options.out.getAbsoluteFile())) {
+    for (java.io.File f : result.write(context.options.cluster.out.getAbsoluteFile())) {
       context.log.println("  wrote " + f);
     }
     return result;

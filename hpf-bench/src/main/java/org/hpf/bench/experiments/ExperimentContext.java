@@ -37,13 +37,13 @@ public final class ExperimentContext implements Closeable {
     }
     this.options = options;
     this.log = log;
-    this.work = options.workDir();
+    this.work = options.cluster.workDir();
     BenchFiles.deleteTree(work.toPath());
     Files.createDirectories(work.toPath());
   }
 
   boolean embedded() {
-    return options.fs == null;
+    return options.cluster.fs == null;
   }
 
   /** The cluster with {@code dataNodes} DataNodes (embedded), or the real one. */
@@ -55,8 +55,9 @@ public final class ExperimentContext implements Closeable {
     if (embedded()) {
       cluster = startEmbedded(dataNodes);
     } else {
-      log.println("using " + options.fs);
-      cluster = BenchCluster.remote(options.fs, new Configuration(), (short) 3, DEFAULT_BLOCK);
+      log.println("using " + options.cluster.fs);
+      cluster = BenchCluster.remote(options.cluster.fs, new Configuration(), (short) 3,
+          DEFAULT_BLOCK);
     }
     clusterDataNodes = dataNodes;
     cluster.fs().delete(cluster.path(options.baseDir), true);
@@ -86,7 +87,7 @@ public final class ExperimentContext implements Closeable {
    */
   private void warmUp(BenchCluster on) throws IOException {
     Path dir = dir(on, "warm-up");
-    List<java.nio.file.Path> files = new LocalData(options.seed).files(local("warm-up"),
+    List<java.nio.file.Path> files = new LocalData(options.cluster.seed).files(local("warm-up"),
         16 << 20, 1 << 20);
     short replication = (short) Math.max(1, Math.min(3, on.liveDataNodes()));
     Transfers.upload(on.fs(), files, dir, replication, 1 << 20);
@@ -144,7 +145,7 @@ public final class ExperimentContext implements Closeable {
     try {
       closeCluster();
     } finally {
-      if (!options.keepWork) {
+      if (!options.cluster.keepWork) {
         BenchFiles.deleteTree(work.toPath());
       }
     }

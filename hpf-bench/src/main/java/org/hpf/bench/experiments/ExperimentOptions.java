@@ -3,14 +3,18 @@ package org.hpf.bench.experiments;
 import java.io.File;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.hpf.bench.RunOptions;
+import org.hpf.bench.ClusterOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The settings every experiment shares ({@link RunOptions}); picocli fills them, tests set them
- * directly.
+ * The settings every experiment shares (with {@link ClusterOptions}); picocli fills them, tests
+ * set them directly.
  */
-public final class ExperimentOptions extends RunOptions {
+public final class ExperimentOptions {
+  @Mixin
+  public ClusterOptions cluster = new ClusterOptions(new File("results/experiments"));
+
   @Option(names = "--base-dir", paramLabel = "PATH", defaultValue = "/hpf-exp",
       description = "Directory on the file system for the experiments' files, deleted"
           + " afterwards (default: ${DEFAULT-VALUE}).")
@@ -21,13 +25,9 @@ public final class ExperimentOptions extends RunOptions {
           + " (default: ${DEFAULT-VALUE}).")
   public int reps = 3;
 
-  public ExperimentOptions() {
-    super(new File("results/experiments"));
-  }
-
   /** Checks the settings; returns a message for the first bad one, or null. */
   String problem() {
-    if (reps < 1 || dataNodes < 1) {
+    if (reps < 1 || cluster.dataNodes < 1) {
       return "--reps and --datanodes must be positive";
     }
     return null;
@@ -35,9 +35,9 @@ public final class ExperimentOptions extends RunOptions {
 
   Map<String, Object> toMap() {
     Map<String, Object> map = new LinkedHashMap<>();
-    map.put("fileSystem", fs == null ? "embedded MiniDFSCluster" : fs.toString());
+    map.put("fileSystem", cluster.fileSystem());
     map.put("reps", reps);
-    map.put("seed", seed);
+    map.put("seed", cluster.seed);
     return map;
   }
 }

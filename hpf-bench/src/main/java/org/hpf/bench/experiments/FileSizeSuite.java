@@ -66,12 +66,12 @@ public final class FileSizeSuite extends Experiment {
 
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
-    BenchCluster cluster = context.cluster(context.options.dataNodes);
+    BenchCluster cluster = context.cluster(context.options.cluster.dataNodes);
     ExperimentResult r = begin(context, cluster, "Same bytes, different file sizes",
         "MiB in total", "seconds", true,
         Map.of("totalsMiB", layout.totalsMiB, "blockSize", layout.blockSize, "replication",
             layout.replication, "hpfThreads", hpfThreads, "hpfCompression", "NONE"));
-    LocalData data = new LocalData(context.options.seed);
+    LocalData data = new LocalData(context.options.cluster.seed);
     for (int mib : layout.totalsMiB) {
       long total = (long) mib << 20;
       for (Layout shape : layouts(total)) {

@@ -37,14 +37,14 @@ public final class NameNodeModelSuite extends Experiment {
 
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
-    BenchCluster cluster = context.cluster(context.options.dataNodes);
+    BenchCluster cluster = context.cluster(context.options.cluster.dataNodes);
     ExperimentResult r = begin(context, cluster, "NameNode model: RAM and capacity",
         "MiB in total", "bytes", true,
         Map.of("totalsMiB", layout.totalsMiB, "blockSize", layout.blockSize, "replication",
             layout.replication, "objectBytes", objectBytes));
     FileSizeSuite layouts = new FileSizeSuite();
     layouts.layout = layout;
-    LocalData data = new LocalData(context.options.seed);
+    LocalData data = new LocalData(context.options.cluster.seed);
     Map<String, Double> perFileSmall = new LinkedHashMap<>();
     for (int mib : layout.totalsMiB) {
       long total = (long) mib << 20;

@@ -38,11 +38,12 @@ public final class ReplicationSuite extends Experiment {
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
     int largest = factors.stream().mapToInt(Short::intValue).max().orElse(3);
-    BenchCluster cluster = context.cluster(Math.max(largest, context.options.dataNodes));
+    BenchCluster cluster = context.cluster(Math.max(largest,
+        context.options.cluster.dataNodes));
     ExperimentResult r = begin(context, cluster, "Replication factor: read/write time",
         "MiB", "seconds", true,
         Map.of("sizesMiB", sizesMiB, "factors", factors, "blockSize", blockSize));
-    LocalData data = new LocalData(context.options.seed);
+    LocalData data = new LocalData(context.options.cluster.seed);
     for (int mib : sizesMiB) {
       long bytes = (long) mib << 20;
       List<java.nio.file.Path> files = data.files(context.local("size-" + mib), bytes, bytes);

@@ -35,12 +35,12 @@ public final class SizeSuite extends Experiment {
 
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
-    BenchCluster cluster = context.cluster(context.options.dataNodes);
+    BenchCluster cluster = context.cluster(context.options.cluster.dataNodes);
     ExperimentResult r = begin(context, cluster, "Read/write time vs data size (one file)",
         "MiB", "seconds", true,
         Map.of("sizesMiB", sizesMiB, "blockSize", blockSize, "replication",
         replication));
-    LocalData data = new LocalData(context.options.seed);
+    LocalData data = new LocalData(context.options.cluster.seed);
     for (int mib : sizesMiB) {
       long bytes = (long) mib << 20;
       List<java.nio.file.Path> files = data.files(context.local("size-" + mib), bytes, bytes);

@@ -1,14 +1,18 @@
 package org.hpf.bench.mapreduce;
 
 import java.io.File;
-import org.hpf.bench.ClusterRunOptions;
+import org.hpf.bench.BlockOptions;
+import org.hpf.bench.ClusterOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options of {@code hpf-bench mapreduce}. */
-public final class MapReduceConfig extends ClusterRunOptions {
-  public MapReduceConfig() {
-    super(new File("results/mapreduce"));
-  }
+public final class MapReduceConfig {
+  @Mixin
+  public ClusterOptions cluster = new ClusterOptions(new File("results/mapreduce"));
+
+  @Mixin
+  public BlockOptions blocks = new BlockOptions();
 
   @Option(names = "--files", defaultValue = "100000", paramLabel = "N",
       description = "Files uploaded, then archived by both jobs (default: ${DEFAULT-VALUE}).")

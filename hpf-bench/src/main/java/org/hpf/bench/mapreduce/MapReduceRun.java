@@ -46,17 +46,16 @@ public final class MapReduceRun {
   public MapReduceRun(MapReduceConfig config, PrintStream log) {
     this.config = config;
     this.log = log;
-    this.generator = new DatasetGenerator(config.seed, config.minSize, config.maxSize,
+    this.generator = new DatasetGenerator(config.cluster.seed, config.minSize, config.maxSize,
         DatasetGenerator.SizeDistribution.LOG_UNIFORM, 1, DatasetGenerator.Content.TEXT);
   }
 
   /** Runs the comparison; returns the results written to {@code --out}. */
   public Map<String, Object> run() throws Exception {
-    File work = config.workDir();
+    File work = config.cluster.workDir();
     Files.createDirectories(work.toPath());
     Map<String, Object> results = new LinkedHashMap<>();
-    try (BenchCluster cluster = BenchCluster.connectOrStart(config.fs, work, config.dataNodes,
-        config.replication, config.blockSize, log)) {
+    try (BenchCluster cluster = config.cluster.connectOrStart(work, config.blocks, log)) {
       FileSystem fs = cluster.fs();
       Path root = cluster.path("/mapreduce-bench");
       fs.delete(root, true);
@@ -79,7 +78,7 @@ public final class MapReduceRun {
 
       Path hpf = new Path(root, "data.hpf");
       JobDriver.Result job = JobDriver.create(jobs, List.of(sources), hpf,
-          WriterOptions.builder().replication(config.replication).build());
+          WriterOptions.builder().replication(config.blocks.replication).build());
       BenchCluster.NameNodeCount hpfCount = cluster.count(hpf);
       log.printf(Locale.ROOT, "hpf job: %.1f s (listing %.1f s, job %.1f s, %d maps), %d"
               + " NameNode objects%n", job.totalMillis() / 1000.0, job.listingMillis() / 1000.0,
@@ -102,7 +101,7 @@ public final class MapReduceRun {
       results.put("hpf", hpfResult);
     }
     write(results);
-    if (!config.keepWork) {
+    if (!config.cluster.keepWork) {
       org.hpf.bench.BenchFiles.deleteTree(work.toPath());
     }
     return results;
@@ -152,7 +151,7 @@ public final class MapReduceRun {
 
   private long harJob(Configuration conf, Path sources, Path dest) throws Exception {
     List<String> args = new ArrayList<>(List.of("-archiveName", "data.har", "-p",
-        sources.toString(), "-r", Short.toString(config.replication)));
+        sources.toString(), "-r", Short.toString(config.blocks.replication)));
     args.add(dest.toString());
     long start = System.nanoTime();
     int code = ToolRunner.run(new Configuration(conf), new HadoopArchives(conf),
@@ -230,7 +229,7 @@ public final class MapReduceRun {
 
   /** Warm gets on one open archive, then cold ones (each opens the archive), bytes compared. */
   private Map<String, Object> gets(FileSystem fs, Opener opener) throws IOException {
-    SplittableRandom random = new SplittableRandom(config.seed);
+    SplittableRandom random = new SplittableRandom(config.cluster.seed);
     long[] warm = new long[config.gets];
     try (Member archive = opener.open()) {
       for (int i = 0; i < warm.length; i++) {
@@ -276,10 +275,10 @@ public final class MapReduceRun {
   }
 
   private void write(Map<String, Object> results) throws IOException {
-    Files.createDirectories(config.out.toPath());
-    Results.mapper().writeValue(new File(config.out, "mapreduce.json"), results);
+    Files.createDirectories(config.cluster.out.toPath());
+    Results.mapper().writeValue(new File(config.cluster.out, "mapreduce.json"), results);
     String table = MapReduceReport.markdown(results);
-    Files.writeString(new File(config.out, "mapreduce.md").toPath(), table,
+    Files.writeString(new File(config.cluster.out, "mapreduce.md").toPath(), table,
         StandardCharsets.UTF_8);
     log.print(table);
   }

@@ -5,14 +5,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.hpf.bench.ClusterRunOptions;
+import org.hpf.bench.BlockOptions;
+import org.hpf.bench.ClusterOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The settings of a scale run; picocli fills it from the command line, tests set it directly. */
-public final class ScaleConfig extends ClusterRunOptions {
-  public ScaleConfig() {
-    super(new File("results/scale"));
-  }
+public final class ScaleConfig {
+  @Mixin
+  public ClusterOptions cluster = new ClusterOptions(new File("results/scale"));
+
+  @Mixin
+  public BlockOptions blocks = new BlockOptions();
 
   @Option(names = "--sizes", split = ",", paramLabel = "N[,N...]", defaultValue = "100000,1000000",
       description = "Archive sizes built on the local file system (default: ${DEFAULT-VALUE};"
@@ -109,11 +113,8 @@ public final class ScaleConfig extends ClusterRunOptions {
     map.put("maxSize", maxSize);
     map.put("sizeDistribution", "LOG_UNIFORM");
     map.put("content", "TEXT");
-    map.put("seed", seed);
-    map.put("fileSystem", fs == null ? "embedded MiniDFSCluster" : fs.toString());
-    map.put("dataNodes", fs == null ? dataNodes : null);
-    map.put("replication", replication);
-    map.put("blockSize", blockSize);
+    cluster.describe(map);
+    blocks.describe(map);
     return map;
   }
 }

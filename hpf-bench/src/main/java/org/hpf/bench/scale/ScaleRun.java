@@ -35,8 +35,8 @@ public final class ScaleRun {
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }
-    File out = config.out.getAbsoluteFile();
-    File work = config.workDir().getAbsoluteFile();
+    File out = config.cluster.out.getAbsoluteFile();
+    File work = config.cluster.workDir().getAbsoluteFile();
     BenchFiles.deleteTree(work.toPath());
     Files.createDirectories(work.toPath());
     Files.createDirectories(out.toPath());
@@ -50,8 +50,7 @@ public final class ScaleRun {
         results.write(json);
       }
       if (!config.hdfsSizes.isEmpty()) {
-        try (BenchCluster cluster = BenchCluster.connectOrStart(config.fs, work,
-            config.dataNodes, config.replication, config.blockSize, log)) {
+        try (BenchCluster cluster = config.cluster.connectOrStart(work, config.blocks, log)) {
           for (int files : config.hdfsSizes) {
             probe("hdfs", cluster.uri().toString(), files, work, results);
             cluster.fs().delete(cluster.path("/hpf-scale"), true);
@@ -66,7 +65,7 @@ public final class ScaleRun {
     } finally {
       results.write(json);
       ScaleReport.write(results, out);
-      if (!config.keepWork) {
+      if (!config.cluster.keepWork) {
         BenchFiles.deleteTree(work.toPath());
       }
     }
@@ -82,15 +81,16 @@ public final class ScaleRun {
         : new File(work, "local/" + files + ".hpf").getAbsolutePath();
     File scratch = new File(work, "scratch");
     Files.createDirectories(scratch.toPath());
-    ScaleProbe.Spec spec = new ScaleProbe.Spec(fileSystem, archive, files, config.seed,
+    ScaleProbe.Spec spec = new ScaleProbe.Spec(fileSystem, archive, files, config.cluster.seed,
         config.minSize, config.maxSize, config.threads, config.gets, config.coldGets,
-        scratch.getAbsolutePath(), config.verify, config.blockSize, config.replication);
+        scratch.getAbsolutePath(), config.verify, config.blocks.blockSize,
+        config.blocks.replication);
     File specFile = new File(work, "spec-" + where + "-" + files + ".json");
     File resultFile = new File(work, "result-" + where + "-" + files + ".json");
     Results.writeJson(spec, specFile);
     List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + config.heap,
         "-Xms" + config.heap, "-XX:+ExitOnOutOfMemoryError",
-        "-Xlog:gc:file=" + new File(config.out, "gc-" + where + "-" + files + ".log")
+        "-Xlog:gc:file=" + new File(config.cluster.out, "gc-" + where + "-" + files + ".log")
             .getAbsolutePath(),
         "-cp", System.getProperty("java.class.path"), ScaleProbe.class.getName(),
         specFile.getAbsolutePath(), resultFile.getAbsolutePath()));
@@ -119,18 +119,14 @@ public final class ScaleRun {
     log.printf(Locale.ROOT, "comparison at %,d files%n", files);
     BenchConfig run = new BenchConfig();
     run.files = List.of(files);
-    run.out = new File(out, "compare-" + files);
-    run.work = new File(config.workDir(), "compare-" + files);
+    run.cluster = config.cluster.under(new File(out, "compare-" + files),
+        new File(config.cluster.workDir(), "compare-" + files));
+    run.blocks = config.blocks;
     run.systems = new ArrayList<>(List.of("HDFS", "HPF", "HAR", "MapFile"));
     run.suites = new ArrayList<>(List.of("access"));
     run.minSize = config.minSize;
     run.maxSize = config.maxSize;
     run.sizeDistribution = DatasetGenerator.SizeDistribution.LOG_UNIFORM;
-    run.seed = config.seed;
-    run.fs = config.fs;
-    run.dataNodes = config.dataNodes;
-    run.replication = config.replication;
-    run.blockSize = config.blockSize;
     run.gets = config.compareGets;
     run.reps = config.compareReps;
     Results measured = new BenchRun(run, log).run();

@@ -43,9 +43,9 @@ class ExperimentsSmokeTest {
   @BeforeAll
   void runEveryExperiment(@TempDir Path dir) throws Exception {
     ExperimentOptions options = new ExperimentOptions();
-    options.out = dir.resolve("out").toFile();
+    options.cluster.out = dir.resolve("out").toFile();
     options.reps = 2;
-    out = options.out;
+    out = options.cluster.out;
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     context = new ExperimentContext(options, new PrintStream(log, true, StandardCharsets.UTF_8));
 
