@@ -25,6 +25,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.hpf.HpfException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.Source;
 import org.hpf.internal.write.StagedChange;
@@ -93,8 +94,8 @@ class StagedCommitterTest {
       splits = listing.finish();
     }
     SourceListing.writeSplits(fs, new Path(change.stagingDirectory(), "splits"), splits);
-    job.setLong("hpf.mapreduce.survey.files", survey.files());
-    job.setLong("hpf.mapreduce.survey.bytes", survey.bytes());
+    job.setLong(JobSettings.SURVEY_FILES, survey.files());
+    job.setLong(JobSettings.SURVEY_BYTES, survey.bytes());
     shares = new ArrayList<>();
     for (int i = 0; i < sources.size(); i += SPLIT_FILES) {
       shares.add(sources.subList(i, Math.min(sources.size(), i + SPLIT_FILES)));
@@ -132,12 +133,13 @@ class StagedCommitterTest {
       Collections.reverse(sources);
     }
     SourceSplit split = splits.get(task);
-    try (StagedMerge merge = new StagedMerge(HdfsIntegration.storage(fs, work),
-        StagedPlan.load(job), options(threads), split.firstPartId(), split.partLimit())) {
+    ArchiveStorage storage = HdfsIntegration.storage(fs, work);
+    try (StagedMerge merge = new StagedMerge(storage, StagedPlan.load(job), options(threads),
+        split.firstPartId(), split.partLimit())) {
       for (Source source : sources) {
         merge.add(source);
       }
-      merge.finish();
+      ShareSeal.write(storage, attempt, task, merge.finish());
     }
   }
 
@@ -248,27 +250,41 @@ class StagedCommitterTest {
     FileUtil.copy(fs, new Path(StagedCommitter.workPath(job, other), name), fs,
         new Path(archive, name), false, conf);
 
-    assertRefused();
+    assertRefused("not the part " + winner + " wrote");
   }
 
   @Test
   void jobCommitRefusesWorkThatDoesNotMatchTheSurvey() throws IOException {
     start("files.hpf");
     commitEveryTask();
-    job.setLong("hpf.mapreduce.survey.files", FILES + 1);
-    assertRefused();
+    job.setLong(JobSettings.SURVEY_FILES, FILES + 1);
+    assertRefused("driver's survey");
     change.close();
 
     start("bytes.hpf");
     commitEveryTask();
-    job.setLong("hpf.mapreduce.survey.bytes", job.getLong("hpf.mapreduce.survey.bytes", 0) - 1);
-    assertRefused();
+    job.setLong(JobSettings.SURVEY_BYTES, job.getLong(JobSettings.SURVEY_BYTES, 0) - 1);
+    assertRefused("driver's survey");
     change.close();
 
     start("missing.hpf");
     merge(attempt(0, 0), 2, false);
     committer.commitTask(context(attempt(0, 0)));
-    assertRefused();
+    assertRefused("split 1: ");
+    change.close();
+
+    start("twice.hpf");
+    commitEveryTask();
+    Path tasks = StagedCommitter.tasks(job);
+    FileUtil.copy(fs, new Path(tasks, "task-000000"), fs, new Path(tasks, "task-000002"), false,
+        conf);
+    assertRefused("split 0 has two committed journals");
+    change.close();
+
+    start("short.hpf");
+    shares.set(1, shares.get(1).subList(1, SPLIT_FILES)); // a task that lost a file
+    commitEveryTask();
+    assertRefused("holds " + (SPLIT_FILES - 1) + " files");
   }
 
   private void commitEveryTask() throws IOException {
@@ -278,9 +294,11 @@ class StagedCommitterTest {
     }
   }
 
-  /** The job commit fails and publishes nothing. */
-  private void assertRefused() throws IOException {
-    assertThrows(HpfException.class, () -> committer.commitJob(jobContext()));
+  /** The job commit fails, saying why, and publishes nothing. */
+  private void assertRefused(String why) throws IOException {
+    HpfException refused = assertThrows(HpfException.class,
+        () -> committer.commitJob(jobContext()));
+    assertTrue(refused.getMessage().contains(why), refused.getMessage());
     Path manifests = new Path(archive, org.hpf.internal.format.Manifest.DIR);
     assertEquals(0, fs.listStatus(manifests, p -> p.getName().startsWith("manifest-")).length);
     assertNull(change.finish());
