@@ -94,7 +94,7 @@ public final class SourceSplit extends InputSplit implements Writable {
 
   @Override
   public String toString() {
-    return "split " + index + ": " + files + " files (" + bytes + " bytes) from " + listing + "@" + start + ", parts "
-        + firstPartId + ".." + (partLimit - 1);
+    return "split " + index + ": " + files + " files (" + bytes + " bytes) from " + listing
+        + "@" + start + ", parts " + firstPartId + ".." + (partLimit - 1);
   }
 }
