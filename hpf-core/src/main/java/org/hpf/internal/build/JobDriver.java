@@ -16,11 +16,11 @@ import org.hpf.ProgressListener;
 import org.hpf.SourceException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsReport;
+import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.SourceLinks;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
-import org.hpf.internal.read.HpfReader;
 import org.hpf.mapreduce.ArchiveJobException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,14 +88,16 @@ public final class JobDriver {
     FileSystem archiveFs = archive.getFileSystem(conf);
     Path target = archiveFs.makeQualified(archive);
     List<Path> roots = checkSources(conf, sources, target);
-    long baseFiles = append ? fileCount(conf, target) : 0;
     StagedChange change = append ? StagedChange.append(conf, target, options)
         : StagedChange.create(conf, target, options);
     List<String> warnings = new ArrayList<>();
     Result result;
     try {
-      result = build(conf, change, roots, target, baseFiles, append, options, customize,
-          warnings, start);
+      result = build(conf, change, roots, target, append, options, customize, warnings,
+          start);
+    } catch (LostJob e) {
+      change.abandon();
+      throw e;
     } catch (IOException | RuntimeException | Error e) {
       try {
         change.close();
@@ -115,11 +117,12 @@ public final class JobDriver {
   }
 
   private static Result build(Configuration conf, StagedChange change, List<Path> roots,
-      Path target, long baseFiles, boolean append, WriterOptions options,
-      Consumer<Job> customize, List<String> warnings, long start) throws IOException {
+      Path target, boolean append, WriterOptions options, Consumer<Job> customize,
+      List<String> warnings, long start) throws IOException {
     FileSystem archiveFs = target.getFileSystem(conf);
     ProgressListener progress = options.progress();
     StagedPlan plan = change.plan();
+    long baseFiles = plan.creates() ? 0 : fileCount(conf, target); // the lock holds it still
     Path staging = change.stagingDirectory();
     progress.phase("listing");
     Configuration jobConf = new Configuration(conf);
@@ -207,8 +210,18 @@ public final class JobDriver {
   private static long fileCount(Configuration conf, Path archive) throws IOException {
     try (HpfReader reader = HpfReader.open(conf, archive)) {
       return reader.manifest().fileCount();
-    } catch (java.io.FileNotFoundException | org.hpf.NoCommittedGenerationException e) {
-      return 0; // the append's own checks say what is wrong
+    }
+  }
+
+  /** The driver lost contact with a job that it could not kill: the job may still commit. */
+  private static final class LostJob extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    LostJob(Job job, IOException cause) {
+      super("lost contact with job " + job.getJobID() + " and could not kill it (" + cause
+          + "); it may still commit, so the archive stays locked with its staged work: once "
+          + "the job has ended, hpf recover --break-lock finishes (the generation the job "
+          + "committed, if any, stays)", cause);
     }
   }
 
@@ -284,39 +297,50 @@ public final class JobDriver {
       throws IOException {
     try {
       job.submit();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while submitting the job");
+    } catch (ClassNotFoundException e) {
+      throw new IOException(e);
+    }
+    boolean successful;
+    try {
       long reported = 0;
       while (!job.isComplete()) {
         Thread.sleep(500);
         reported = report(job, progress, reported);
       }
       report(job, progress, reported);
+      successful = job.isSuccessful();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      try {
-        job.killJob();
-      } catch (IOException killFailed) {
-        e.addSuppressed(killFailed);
-      }
-      throw new InterruptedIOException("interrupted; job " + job.getJobID() + " killed");
-    } catch (ClassNotFoundException e) {
-      throw new IOException(e);
+      throw stop(job, new InterruptedIOException("interrupted; job " + job.getJobID()
+          + " killed"));
     } catch (IOException e) {
-      // Lost contact with the job: stop it if it still runs, so it cannot commit later.
-      try {
-        job.killJob();
-      } catch (IOException | RuntimeException killFailed) {
-        e.addSuppressed(killFailed);
-      }
-      throw e;
+      throw stop(job, e); // lost contact with the job
     }
-    try {
-      if (!job.isSuccessful()) {
+    if (!successful) {
+      try {
         throw new ArchiveJobException("job " + job.getJobID() + " failed: "
             + JobFailure.describe(job, staging));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted");
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted");
+    }
+  }
+
+  /**
+   * Kills a job the driver stops waiting for, so that it cannot commit later; a job it cannot
+   * kill may still commit ({@link LostJob}).
+   */
+  private static IOException stop(Job job, IOException e) {
+    try {
+      job.killJob();
+      return e;
+    } catch (IOException | RuntimeException killFailed) {
+      e.addSuppressed(killFailed);
+      return new LostJob(job, e);
     }
   }
 

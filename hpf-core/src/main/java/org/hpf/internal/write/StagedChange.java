@@ -3,6 +3,7 @@ package org.hpf.internal.write;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,7 @@ public final class StagedChange implements AutoCloseable {
   private Manifest committed;
   private HdfsReport hdfs;
   private boolean closed;
-  private final List<String> warnings = new java.util.ArrayList<>();
+  private final List<String> warnings = new ArrayList<>();
 
   private StagedChange(Configuration conf, Path archive, ArchiveStorage storage,
       WriterOptions options, WriterLock lock, StagedPlan plan) {
@@ -340,6 +341,15 @@ public final class StagedChange implements AutoCloseable {
   /** What {@link #finish} and {@link #close} could not clean up: left to the next writer. */
   public List<String> warnings() {
     return List.copyOf(warnings);
+  }
+
+  /**
+   * Leaves the staged work and the lock as they are, as a driver that died would: for shares
+   * that may still be committed by a job the driver lost, which must find the lock its own and
+   * the staged work in place. Recovery, once the lock is broken, removes the staged work.
+   */
+  public void abandon() {
+    closed = true;
   }
 
   /**
