@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedPlan;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * Commits the archive job's output the way a file output format does, with the archive's own
@@ -124,9 +125,13 @@ public final class StagedCommitter extends OutputCommitter {
     Configuration conf = context.getConfiguration();
     Path archive = JobSettings.archive(conf);
     var storage = HdfsIntegration.storage(archive.getFileSystem(conf), archive);
+    StagedPlan plan = StagedPlan.load(conf);
+    WriterOptions options = JobSettings.writerOptions(conf);
     try {
-      StagedChange.commit(conf, archive, StagedPlan.load(conf),
-          CommittedShares.collect(conf, storage, tasks(conf)), JobSettings.writerOptions(conf));
+      // Nothing moves into the archive directory unless the driver still holds its lock.
+      StagedChange.checkCurrent(conf, archive, plan, options);
+      StagedChange.commit(conf, archive, plan, CommittedShares.collect(conf, storage,
+          tasks(conf)), options);
     } catch (IOException | RuntimeException e) {
       // Where the driver finds it: the local job runner keeps no job diagnostics.
       JobFailure.record(conf, "job-commit", e);

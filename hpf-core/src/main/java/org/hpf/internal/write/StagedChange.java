@@ -193,19 +193,10 @@ public final class StagedChange implements AutoCloseable {
   public static Manifest commit(Configuration conf, Path archive, StagedPlan plan,
       List<StagedShare> shares, WriterOptions options) throws IOException {
     ArchiveStorage storage = storageFor(conf, archive, options);
-    if (!WriterLock.heldBy(storage, plan.token())) {
-      throw new HpfException(storage.location() + ": the change that staged this work no "
-          + "longer holds the archive's lock (its driver died or the lock was broken); nothing "
-          + "was committed");
-    }
+    checkCurrent(storage, plan);
     JournalHeader header = plan.header();
-    long newest = Recovery.committedGeneration(storage);
-    if (newest != header.baseGeneration()) {
-      throw new HpfException(storage.location() + ": generation " + newest + " was committed "
-          + "while the change built on generation " + header.baseGeneration()
-          + " was staged; nothing was committed");
-    }
-    Manifest base = newest == 0 ? null : Manifest.read(storage, newest);
+    Manifest base = header.baseGeneration() == 0 ? null
+        : Manifest.read(storage, header.baseGeneration());
     ExecutorService pool = WriterThreads.pool(options.threads());
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
         header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(),
@@ -217,6 +208,30 @@ public final class StagedChange implements AutoCloseable {
       return commit.commit(pool).manifest();
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Fails, committing nothing, unless the change that staged the work of {@code plan} still
+   * holds the archive's lock and no other generation was committed since it began: to check
+   * before anything of the work is moved into the archive directory.
+   */
+  public static void checkCurrent(Configuration conf, Path archive, StagedPlan plan,
+      WriterOptions options) throws IOException {
+    checkCurrent(storageFor(conf, archive, options), plan);
+  }
+
+  private static void checkCurrent(ArchiveStorage storage, StagedPlan plan) throws IOException {
+    if (!WriterLock.heldBy(storage, plan.token())) {
+      throw new HpfException(storage.location() + ": the change that staged this work no "
+          + "longer holds the archive's lock (its driver died or the lock was broken); nothing "
+          + "was committed");
+    }
+    long newest = Recovery.committedGeneration(storage);
+    if (newest != plan.header().baseGeneration()) {
+      throw new HpfException(storage.location() + ": generation " + newest + " was committed "
+          + "while the change built on generation " + plan.header().baseGeneration()
+          + " was staged; nothing was committed");
     }
   }
 
