@@ -97,6 +97,7 @@ final class AppendCommand extends HpfSubcommand {
       if (!quiet()) {
         JobSummary.print(out(), "appended to", result);
       }
+      JobSummary.printWarnings(err(), result);
       return removeSources(archivePath, roots);
     }
     ChangeResult result;

@@ -101,6 +101,7 @@ final class CreateCommand extends HpfSubcommand {
       if (!quiet()) {
         JobSummary.print(out(), "created", result);
       }
+      JobSummary.printWarnings(err(), result);
       return removeSources(archive, sources);
     }
     CreateResult result;

@@ -28,4 +28,9 @@ final class JobSummary {
     HpfSubcommand.printLinks(out, r.links());
     HpfSubcommand.printHdfs(out, r.hdfs());
   }
+
+  /** What failed after the job's commit: the archive holds the generation all the same. */
+  static void printWarnings(PrintStream err, JobDriver.Result r) {
+    r.warnings().forEach(warning -> err.println("hpf: warning: " + warning));
+  }
 }

@@ -52,9 +52,12 @@ public final class ArchiveJob extends Configured implements Tool {
    * @param bytesAdded bytes of the files it added
    * @param maps map tasks it ran
    * @param millis how long it took, listing and commit included
+   * @param warnings what failed after the job's commit published the generation (a failure
+   *     the job reported, cleanup, releasing the lock): the archive holds the generation all
+   *     the same; empty if nothing did
    */
   public record Result(Path archive, String jobId, long generation, long fileCount,
-      long filesAdded, long bytesAdded, int maps, long millis) {}
+      long filesAdded, long bytesAdded, int maps, long millis, List<String> warnings) {}
 
   /** A tool without a configuration yet ({@link ToolRunner} sets one). */
   public ArchiveJob() {}
@@ -78,7 +81,9 @@ public final class ArchiveJob extends Configured implements Tool {
    * @throws org.hpf.ArchiveExistsException if {@code archive} exists and is not empty
    * @throws org.hpf.DuplicateNameException if two sources give one name
    * @throws org.hpf.SourceException if a source is missing or not a directory
-   * @throws ArchiveJobException if the job fails (the message has the failing task's error)
+   * @throws ArchiveJobException if the job fails (the message has the failing task's error);
+   *     a job whose commit published the generation returns, with warnings, even if it
+   *     reported a failure afterwards
    * @throws IOException if the file system fails
    */
   public static Result create(Configuration conf, List<Path> sources, Path archive)
@@ -109,7 +114,8 @@ public final class ArchiveJob extends Configured implements Tool {
     JobDriver.Result r = JobDriver.run(conf, sources, archive, append,
         JobSettings.writerOptions(conf), job -> {});
     return new Result(r.archive(), r.jobId(), r.manifest().generation(),
-        r.manifest().fileCount(), r.files(), r.bytes(), r.maps(), r.totalMillis());
+        r.manifest().fileCount(), r.files(), r.bytes(), r.maps(), r.totalMillis(),
+        r.warnings());
   }
 
   /**
@@ -146,6 +152,7 @@ public final class ArchiveJob extends Configured implements Tool {
         + "%.1f s%n", append ? "appended" : "created", result.generation(), result.archive(),
         result.filesAdded(), result.bytesAdded(), result.maps(), result.jobId(),
         result.millis() / 1000.0);
+    result.warnings().forEach(warning -> System.err.println("warning: " + warning));
     if (deleteSources) {
       SourceRemoval.Result removed = SourceRemoval.run(conf, result.archive(), sources,
           new SourceRemoval.Options(false, 16));

@@ -16,11 +16,14 @@ import org.hpf.ProgressListener;
 import org.hpf.SourceException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsReport;
+import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.SourceLinks;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.mapreduce.ArchiveJobException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds an archive from directories already on a cluster file system with a MapReduce job,
@@ -41,11 +44,23 @@ import org.hpf.mapreduce.ArchiveJobException;
  * <p>{@link org.hpf.mapreduce.ArchiveJob} is its public face and {@code hadoop jar} tool.
  */
 public final class JobDriver {
+  private static final Logger LOG = LoggerFactory.getLogger(JobDriver.class);
 
-  /** What the job did. */
+  /**
+   * What the job did.
+   *
+   * @param warnings what failed after the job's commit point: the archive holds the generation
+   *     all the same
+   */
   public record Result(Path archive, String jobId, Manifest manifest, long files, long bytes,
       int maps, long listingMillis, long jobMillis, long totalMillis, HdfsReport hdfs,
-      SourceLinks links) {}
+      SourceLinks links, List<String> warnings) {
+
+    Result withWarnings(List<String> all) {
+      return new Result(archive, jobId, manifest, files, bytes, maps, listingMillis, jobMillis,
+          totalMillis, hdfs, links, List.copyOf(all));
+    }
+  }
 
   private JobDriver() {}
 
@@ -61,50 +76,152 @@ public final class JobDriver {
     return run(conf, sources, archive, true, options, job -> {});
   }
 
-  /** @param customize changes the job before it is submitted (tests) */
+  /**
+   * Runs the job. Once its commit has published the generation, the call succeeds: what fails
+   * after that (the job's own report, cleanup, the lock's release) becomes a warning.
+   *
+   * @param customize changes the job before it is submitted (tests)
+   */
   public static Result run(Configuration conf, List<Path> sources, Path archive, boolean append,
       WriterOptions options, Consumer<Job> customize) throws IOException {
     long start = System.nanoTime();
     FileSystem archiveFs = archive.getFileSystem(conf);
     Path target = archiveFs.makeQualified(archive);
     List<Path> roots = checkSources(conf, sources, target);
-    ProgressListener progress = options.progress();
-    try (StagedChange change = append ? StagedChange.append(conf, target, options)
-        : StagedChange.create(conf, target, options)) {
-      StagedPlan plan = change.plan();
-      Path staging = change.stagingDirectory();
-      progress.phase("listing");
-      Configuration jobConf = new Configuration(conf);
-      List<SourceSplit> splits;
-      StagedChange.Survey survey;
-      try (SourceListing listing = new SourceListing(jobConf, new Path(staging, "sources"),
-          conf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
-          conf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
-          conf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
-          plan.header().partSize(), plan.firstPartId())) {
-        survey = change.survey(roots, listing::add);
-        splits = listing.finish();
+    StagedChange change = append ? StagedChange.append(conf, target, options)
+        : StagedChange.create(conf, target, options);
+    List<String> warnings = new ArrayList<>();
+    Result result;
+    try {
+      result = build(conf, change, roots, target, append, options, customize, warnings,
+          start);
+    } catch (LostJob e) {
+      change.abandon();
+      throw e;
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        change.close();
+      } catch (IOException | RuntimeException closeFailed) {
+        e.addSuppressed(closeFailed);
       }
-      SourceListing.writeSplits(archiveFs, new Path(staging, "splits"), splits);
-      long listed = System.nanoTime();
-      progress.started(survey.files(), survey.bytes());
-      progress.phase("merging");
+      throw e;
+    }
+    try {
+      change.close();
+    } catch (IOException | RuntimeException e) {
+      warn(warnings, "generation " + result.manifest().generation() + " is committed, but "
+          + "releasing the archive's lock failed (hpf recover --break-lock removes it): " + e);
+    }
+    warnings.addAll(change.warnings());
+    return result.withWarnings(warnings);
+  }
 
-      Job job = Job.getInstance(jobConf, (append ? "hpf append " : "hpf create ") + target);
-      configure(job, plan, target, staging, options);
-      customize.accept(job);
+  private static Result build(Configuration conf, StagedChange change, List<Path> roots,
+      Path target, boolean append, WriterOptions options, Consumer<Job> customize,
+      List<String> warnings, long start) throws IOException {
+    FileSystem archiveFs = target.getFileSystem(conf);
+    ProgressListener progress = options.progress();
+    StagedPlan plan = change.plan();
+    long baseFiles = plan.creates() ? 0 : fileCount(conf, target); // the lock holds it still
+    Path staging = change.stagingDirectory();
+    progress.phase("listing");
+    Configuration jobConf = new Configuration(conf);
+    List<SourceSplit> splits;
+    StagedChange.Survey survey;
+    try (SourceListing listing = new SourceListing(jobConf, new Path(staging, "sources"),
+        conf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
+        conf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
+        conf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
+        plan.header().partSize(), plan.firstPartId())) {
+      survey = change.survey(roots, listing::add);
+      splits = listing.finish();
+    }
+    SourceListing.writeSplits(archiveFs, new Path(staging, "splits"), splits);
+    long listed = System.nanoTime();
+    progress.started(survey.files(), survey.bytes());
+    progress.phase("merging");
+
+    Job job = Job.getInstance(jobConf, (append ? "hpf append " : "hpf create ") + target);
+    configure(job, plan, target, staging, options, survey);
+    customize.accept(job);
+    IOException failed = null;
+    try {
       runToCompletion(job, staging, progress);
-      long ran = System.nanoTime();
-      progress.phase("committing");
+    } catch (IOException e) {
+      failed = e; // the job may have committed before it failed: the archive says
+    }
+    long ran = System.nanoTime();
+    progress.phase("committing");
+    Manifest manifest = published(change, target, failed, warnings);
+    long expected = baseFiles + survey.files();
+    if (manifest.generation() != plan.header().baseGeneration() + 1
+        || manifest.fileCount() != expected) {
+      throw new ArchiveJobException("job " + job.getJobID() + " ended and generation "
+          + manifest.generation() + " of " + target + " holds " + manifest.fileCount()
+          + " files where the job's would hold " + expected + " in generation "
+          + (plan.header().baseGeneration() + 1));
+    }
+    if (failed != null) {
+      warn(warnings, "job " + job.getJobID() + " reported a failure after its commit "
+          + "published generation " + manifest.generation() + " (" + manifest.fileCount()
+          + " files): " + failed.getMessage());
+    }
+    return new Result(target, job.getJobID().toString(), manifest, survey.files(),
+        survey.bytes(), splits.size(), (listed - start) / 1_000_000,
+        (ran - listed) / 1_000_000, (System.nanoTime() - start) / 1_000_000,
+        change.hdfsReport(), survey.links(), List.of());
+  }
+
+  /**
+   * The generation the job's commit published, read back from the archive (the driver's
+   * cleanup after it may fail: a warning); if none was, the job's failure.
+   */
+  private static Manifest published(StagedChange change, Path archive, IOException failed,
+      List<String> warnings) throws IOException {
+    try {
       Manifest manifest = change.finish();
-      if (manifest == null) {
-        throw new ArchiveJobException("job " + job.getJobID() + " succeeded but committed no "
-            + "generation of " + target);
+      if (manifest != null) {
+        return manifest;
       }
-      return new Result(target, job.getJobID().toString(), manifest, survey.files(),
-          survey.bytes(), splits.size(), (listed - start) / 1_000_000,
-          (ran - listed) / 1_000_000, (System.nanoTime() - start) / 1_000_000,
-          change.hdfsReport(), survey.links());
+    } catch (IOException | RuntimeException e) {
+      if (change.committed() != null) {
+        warn(warnings, "generation " + change.committed().generation() + " is committed, but "
+            + "the cleanup after it failed: " + e);
+        return change.committed();
+      }
+      if (failed == null) {
+        throw e;
+      }
+      failed.addSuppressed(e);
+    }
+    if (failed != null) {
+      throw failed;
+    }
+    throw new ArchiveJobException("the job succeeded but committed no generation of "
+        + archive);
+  }
+
+  private static void warn(List<String> warnings, String warning) {
+    LOG.warn(warning);
+    warnings.add(warning);
+  }
+
+  /** Members of the archive's newest generation. */
+  private static long fileCount(Configuration conf, Path archive) throws IOException {
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      return reader.manifest().fileCount();
+    }
+  }
+
+  /** The driver lost contact with a job that it could not kill: the job may still commit. */
+  private static final class LostJob extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    LostJob(Job job, IOException cause) {
+      super("lost contact with job " + job.getJobID() + " and could not kill it (" + cause
+          + "); it may still commit, so the archive stays locked with its staged work: once "
+          + "the job has ended, hpf recover --break-lock finishes (the generation the job "
+          + "committed, if any, stays)", cause);
     }
   }
 
@@ -152,7 +269,7 @@ public final class JobDriver {
   }
 
   private static void configure(Job job, StagedPlan plan, Path archive, Path staging,
-      WriterOptions options) {
+      WriterOptions options, StagedChange.Survey survey) {
     if (job.getConfiguration().get("mapreduce.job.jar") == null) {
       job.setJarByClass(JobDriver.class); // the shaded jar under hadoop jar
     }
@@ -166,6 +283,8 @@ public final class JobDriver {
     plan.store(conf);
     conf.set(JobSettings.ARCHIVE, archive.toString());
     conf.set(JobSettings.STAGING, staging.toString());
+    conf.setLong(JobSettings.SURVEY_FILES, survey.files());
+    conf.setLong(JobSettings.SURVEY_BYTES, survey.bytes());
     conf.set(JobSettings.COMPRESSION, options.compression().name().toLowerCase(
         java.util.Locale.ROOT));
     if (options.replication() > 0) {
@@ -178,26 +297,50 @@ public final class JobDriver {
       throws IOException {
     try {
       job.submit();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while submitting the job");
+    } catch (ClassNotFoundException e) {
+      throw new IOException(e);
+    }
+    boolean successful;
+    try {
       long reported = 0;
       while (!job.isComplete()) {
         Thread.sleep(500);
         reported = report(job, progress, reported);
       }
       report(job, progress, reported);
-      if (!job.isSuccessful()) {
-        throw new ArchiveJobException("job " + job.getJobID() + " failed: "
-            + JobFailure.describe(job, staging));
-      }
+      successful = job.isSuccessful();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      throw stop(job, new InterruptedIOException("interrupted; job " + job.getJobID()
+          + " killed"));
+    } catch (IOException e) {
+      throw stop(job, e); // lost contact with the job
+    }
+    if (!successful) {
       try {
-        job.killJob();
-      } catch (IOException killFailed) {
-        e.addSuppressed(killFailed);
+        throw new ArchiveJobException("job " + job.getJobID() + " failed: "
+            + JobFailure.describe(job, staging));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted");
       }
-      throw new InterruptedIOException("interrupted; job " + job.getJobID() + " killed");
-    } catch (ClassNotFoundException e) {
-      throw new IOException(e);
+    }
+  }
+
+  /**
+   * Kills a job the driver stops waiting for, so that it cannot commit later; a job it cannot
+   * kill may still commit ({@link LostJob}).
+   */
+  private static IOException stop(Job job, IOException e) {
+    try {
+      job.killJob();
+      return e;
+    } catch (IOException | RuntimeException killFailed) {
+      e.addSuppressed(killFailed);
+      return new LostJob(job, e);
     }
   }
 

@@ -30,7 +30,12 @@ final class JobFailure {
 
   /** Keeps a task attempt's error in the staging directory for {@link #describe}. */
   static void record(Configuration conf, TaskAttemptID attempt, Throwable error) {
-    Path file = new Path(new Path(JobSettings.staging(conf), FAILURES), attempt.toString());
+    record(conf, attempt.toString(), error);
+  }
+
+  /** Keeps an error of {@code who} (a task attempt, the job's commit) for {@link #describe}. */
+  static void record(Configuration conf, String who, Throwable error) {
+    Path file = new Path(new Path(JobSettings.staging(conf), FAILURES), who);
     try (FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
       out.write(String.valueOf(error).getBytes(StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {

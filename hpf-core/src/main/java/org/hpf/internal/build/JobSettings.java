@@ -30,6 +30,9 @@ public final class JobSettings {
   static final String ARCHIVE = "hpf.mapreduce.archive";
   static final String STAGING = "hpf.mapreduce.staging";
   static final String SPLITS = "hpf.mapreduce.splits";
+  /** What the driver's walk of the sources counted, for the job's commit to check against. */
+  static final String SURVEY_FILES = "hpf.mapreduce.survey.files";
+  static final String SURVEY_BYTES = "hpf.mapreduce.survey.bytes";
 
   private JobSettings() {}
 

@@ -21,7 +21,8 @@ import org.hpf.internal.write.WriterOptions;
 /**
  * A map task: merges its split's files into part files of its attempt's work directory with
  * {@link JobSettings#MAP_THREADS} threads (reading small files is latency-bound), through a
- * {@link StagedMerge}. Emits nothing: the committer moves the finished work into the archive.
+ * {@link StagedMerge}, then seals the work ({@link ShareSeal}). Emits nothing: the committer
+ * moves the finished work into the archive.
  */
 public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable, NullWritable> {
 
@@ -81,7 +82,7 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
       }
       slots.acquire(threads * 2);
       rethrow(failure.get());
-      merge.finish();
+      ShareSeal.write(storage, context.getTaskAttemptID(), split.index(), merge.finish());
     } finally {
       pool.shutdownNow();
     }

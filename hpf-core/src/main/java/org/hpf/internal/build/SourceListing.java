@@ -79,7 +79,7 @@ final class SourceListing implements Closeable {
       throw new LimitExceededException("the sources need more than " + MAX_PARTS
           + " part ids; raise the part size (" + JobSettings.PART_SIZE + ")");
     }
-    splits.add(new SourceSplit(file.toString(), start, files, bytes, nextPartId,
+    splits.add(new SourceSplit(splits.size(), file.toString(), start, files, bytes, nextPartId,
         (int) (nextPartId + parts)));
     nextPartId += (int) parts;
     start = writer.getLength();

@@ -14,6 +14,7 @@ import org.apache.hadoop.mapreduce.InputSplit;
  * attempts of different tasks, never write the same part.
  */
 public final class SourceSplit extends InputSplit implements Writable {
+  private int index;
   private String listing;
   private long start;
   private long files;
@@ -23,14 +24,20 @@ public final class SourceSplit extends InputSplit implements Writable {
 
   public SourceSplit() {}
 
-  SourceSplit(String listing, long start, long files, long bytes, int firstPartId,
+  SourceSplit(int index, String listing, long start, long files, long bytes, int firstPartId,
       int partLimit) {
+    this.index = index;
     this.listing = listing;
     this.start = start;
     this.files = files;
     this.bytes = bytes;
     this.firstPartId = firstPartId;
     this.partLimit = partLimit;
+  }
+
+  /** Where the split is in the listing: MapReduce runs splits in an order of its own. */
+  int index() {
+    return index;
   }
 
   String listing() {
@@ -65,6 +72,7 @@ public final class SourceSplit extends InputSplit implements Writable {
 
   @Override
   public void write(DataOutput out) throws IOException {
+    out.writeInt(index);
     Text.writeString(out, listing);
     out.writeLong(start);
     out.writeLong(files);
@@ -75,6 +83,7 @@ public final class SourceSplit extends InputSplit implements Writable {
 
   @Override
   public void readFields(DataInput in) throws IOException {
+    index = in.readInt();
     listing = Text.readString(in);
     start = in.readLong();
     files = in.readLong();
@@ -85,7 +94,7 @@ public final class SourceSplit extends InputSplit implements Writable {
 
   @Override
   public String toString() {
-    return files + " files (" + bytes + " bytes) from " + listing + "@" + start + ", parts "
-        + firstPartId + ".." + (partLimit - 1);
+    return "split " + index + ": " + files + " files (" + bytes + " bytes) from " + listing
+        + "@" + start + ", parts " + firstPartId + ".." + (partLimit - 1);
   }
 }

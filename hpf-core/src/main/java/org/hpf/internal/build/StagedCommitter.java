@@ -1,48 +1,60 @@
 package org.hpf.internal.build;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.write.StagedChange;
-import org.hpf.internal.write.StagedMerge;
 import org.hpf.internal.write.StagedPlan;
+import org.hpf.internal.write.WriterOptions;
 
 /**
  * Commits the archive job's output the way a file output format does, with the archive's own
- * commit at the end:
+ * commit at the end (docs/CLUSTER.md):
  *
  * <ul>
- *   <li>each task attempt writes parts and a journal into a work directory of its own
- *       ({@code <staging>/attempts/<attempt>});
- *   <li>committing a task moves its parts into the archive directory (no generation names them
- *       yet, so readers never see them), then its journal to {@code <staging>/tasks/}: the
- *       journal's rename is the task's commit point. The framework commits one attempt per task,
- *       and a task's part ids are its own, so a failed, killed or speculative attempt can
- *       neither duplicate nor lose a member;
- *   <li>committing the job builds the index of every committed task's members and publishes
- *       them as one new generation ({@link StagedChange#commit}): the job's result is all of the
- *       sources or, if anything failed, none.
+ *   <li>each task attempt writes parts, a journal and, last, a {@link ShareSeal} into a work
+ *       directory of its own ({@code <staging>/attempts/<attempt>});
+ *   <li>committing a task renames that directory, in one step that never replaces, to
+ *       {@code <staging>/tasks/<application attempt>/task-<task>}: the task's commit point. The
+ *       first attempt to get there wins; any other attempt of the task (a zombie that commits
+ *       after the winner, a speculative twin) fails its commit and leaves the archive alone;
+ *   <li>committing the job checks the committed tasks against the driver's listing (one per
+ *       split), moves their parts into the archive directory (never replacing a file) and
+ *       publishes every member as one new generation ({@link StagedChange#commit}), after
+ *       checking that each journal holds its split's files and bytes and points only into the
+ *       parts its seal names, byte-identical: the job's result is all of the sources or, if
+ *       anything does not add up, none.
  * </ul>
  */
 public final class StagedCommitter extends OutputCommitter {
-  private static final String JOURNAL_PREFIX = "journal-";
 
   /** Where an attempt writes. */
   static Path workPath(Configuration conf, TaskAttemptID attempt) {
     return new Path(new Path(JobSettings.staging(conf), "attempts"), attempt.toString());
   }
 
-  private static Path tasks(Configuration conf) {
-    return new Path(JobSettings.staging(conf), "tasks");
+  /**
+   * Where this ApplicationMaster's committed tasks are: one directory per application attempt,
+   * as a restarted ApplicationMaster runs every task again.
+   */
+  static Path tasks(Configuration conf) {
+    return new Path(new Path(JobSettings.staging(conf), "tasks"),
+        String.valueOf(conf.getInt(MRJobConfig.APPLICATION_ATTEMPT_ID, 0)));
   }
 
   @Override
@@ -59,33 +71,46 @@ public final class StagedCommitter extends OutputCommitter {
   @Override
   public boolean needsTaskCommit(TaskAttemptContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    Path journal = new Path(workPath(conf, context.getTaskAttemptID()), StagedMerge.JOURNAL);
-    return journal.getFileSystem(conf).exists(journal);
+    Path seal = new Path(workPath(conf, context.getTaskAttemptID()), ShareSeal.FILE);
+    return seal.getFileSystem(conf).exists(seal);
   }
 
   @Override
   public void commitTask(TaskAttemptContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    Path work = workPath(conf, context.getTaskAttemptID());
+    TaskAttemptID attempt = context.getTaskAttemptID();
+    Path work = workPath(conf, attempt);
     FileSystem fs = work.getFileSystem(conf);
-    Path archive = JobSettings.archive(conf);
-    for (FileStatus file : fs.listStatus(work)) {
-      String name = file.getPath().getName();
-      if (name.startsWith("part-")) {
-        // A part of this task's range left by an attempt whose commit died halfway: replace it.
-        move(fs, file.getPath(), new Path(archive, name));
-      }
+    if (!fs.exists(new Path(work, ShareSeal.FILE))) {
+      throw new IOException(attempt + " has no finished work to commit in " + work);
     }
-    move(fs, new Path(work, StagedMerge.JOURNAL), new Path(tasks(conf),
-        String.format("%s%06d", JOURNAL_PREFIX, context.getTaskAttemptID().getTaskID().getId())));
-    fs.delete(work, true);
+    Path committed = new Path(tasks(conf), String.format("task-%06d",
+        attempt.getTaskID().getId()));
+    try {
+      renameNoReplace(fs, work, committed);
+    } catch (FileAlreadyExistsException e) {
+      throw new IOException("task " + attempt.getTaskID() + " was committed by another attempt;"
+          + " the work of " + attempt + " is dropped", e);
+    }
   }
 
-  private static void move(FileSystem fs, Path from, Path to) throws IOException {
-    fs.delete(to, false);
-    if (!fs.rename(from, to)) {
-      throw new IOException("could not move " + from + " to " + to);
+  /**
+   * Renames a directory, failing if {@code to} exists: on HDFS in one step (rename with
+   * {@link Options.Rename#NONE}); a POSIX rename onto a directory that is not empty fails.
+   */
+  private static void renameNoReplace(FileSystem fs, Path from, Path to) throws IOException {
+    FileSystem raw = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+    if (raw instanceof RawLocalFileSystem local) {
+      try {
+        Files.createDirectories(local.pathToFile(to.getParent()).toPath());
+        Files.move(local.pathToFile(from).toPath(), local.pathToFile(to).toPath());
+      } catch (java.nio.file.FileAlreadyExistsException | DirectoryNotEmptyException e) {
+        throw new FileAlreadyExistsException(to + " exists");
+      }
+      return;
     }
+    fs.mkdirs(to.getParent());
+    FileContext.getFileContext(fs.getUri(), fs.getConf()).rename(from, to, Options.Rename.NONE);
   }
 
   @Override
@@ -98,17 +123,28 @@ public final class StagedCommitter extends OutputCommitter {
   @Override
   public void commitJob(JobContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    FileSystem fs = tasks(conf).getFileSystem(conf);
-    FileStatus[] committed = fs.listStatus(tasks(conf),
-        path -> path.getName().startsWith(JOURNAL_PREFIX));
-    Arrays.sort(committed);
-    List<Path> journals = new ArrayList<>();
-    for (FileStatus journal : committed) {
-      journals.add(journal.getPath());
+    Path archive = JobSettings.archive(conf);
+    var storage = HdfsIntegration.storage(archive.getFileSystem(conf), archive);
+    StagedPlan plan = StagedPlan.load(conf);
+    WriterOptions options = JobSettings.writerOptions(conf);
+    try {
+      // Nothing moves into the archive directory unless the driver still holds its lock.
+      StagedChange.checkCurrent(conf, archive, plan, options);
+      StagedChange.commit(conf, archive, plan, CommittedShares.collect(conf, storage,
+          tasks(conf)), options);
+    } catch (IOException | RuntimeException e) {
+      // Where the driver finds it: the local job runner keeps no job diagnostics.
+      JobFailure.record(conf, "job-commit", e);
+      throw e;
     }
-    StagedChange.commit(conf, JobSettings.archive(conf), StagedPlan.load(conf), journals,
-        JobSettings.writerOptions(conf));
   }
+
+  /**
+   * Deletes nothing: the job's commit may have published before it failed, and the driver,
+   * which reads the archive back, cleans up.
+   */
+  @Override
+  public void abortJob(JobContext context, JobStatus.State state) {}
 
   @Override
   public boolean isRecoverySupported() {

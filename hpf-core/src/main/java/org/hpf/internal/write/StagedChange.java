@@ -2,8 +2,11 @@ package org.hpf.internal.write;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.util.HashSet;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -62,6 +65,7 @@ public final class StagedChange implements AutoCloseable {
   private Manifest committed;
   private HdfsReport hdfs;
   private boolean closed;
+  private final List<String> warnings = new ArrayList<>();
 
   private StagedChange(Configuration conf, Path archive, ArchiveStorage storage,
       WriterOptions options, WriterLock lock, StagedPlan plan) {
@@ -179,52 +183,27 @@ public final class StagedChange implements AutoCloseable {
   }
 
   /**
-   * Commits the staged work of {@code plan}: every member journaled in {@code journals} (each
-   * a finished {@link StagedMerge#JOURNAL}, its parts already moved into the archive directory)
-   * becomes part of one new generation. Fails, committing nothing, when the change's lock is
-   * no longer held (its driver died or the lock was broken) or another generation was committed
-   * meanwhile.
+   * Commits the staged work of {@code plan}: every member journaled by {@code shares} (each
+   * journal a finished {@link StagedMerge#JOURNAL}, its parts already moved into the archive
+   * directory) becomes part of one new generation. Fails, committing nothing, when the change's
+   * lock is no longer held (its driver died or the lock was broken), another generation was
+   * committed meanwhile, a journal does not hold what its share says, or points into a part
+   * that is not one its share sealed.
    */
   public static Manifest commit(Configuration conf, Path archive, StagedPlan plan,
-      List<Path> journals, WriterOptions options) throws IOException {
+      List<StagedShare> shares, WriterOptions options) throws IOException {
     ArchiveStorage storage = storageFor(conf, archive, options);
-    if (!WriterLock.heldBy(storage, plan.token())) {
-      throw new HpfException(storage.location() + ": the change that staged this work no "
-          + "longer holds the archive's lock (its driver died or the lock was broken); nothing "
-          + "was committed");
-    }
+    checkCurrent(storage, plan);
     JournalHeader header = plan.header();
-    long newest = Recovery.committedGeneration(storage);
-    if (newest != header.baseGeneration()) {
-      throw new HpfException(storage.location() + ": generation " + newest + " was committed "
-          + "while the change built on generation " + header.baseGeneration()
-          + " was staged; nothing was committed");
-    }
-    Manifest base = newest == 0 ? null : Manifest.read(storage, newest);
+    Manifest base = header.baseGeneration() == 0 ? null
+        : Manifest.read(storage, header.baseGeneration());
     ExecutorService pool = WriterThreads.pool(options.threads());
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
         header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(),
         options)) {
-      Set<Integer> adopted = new HashSet<>();
-      for (Path journal : journals) {
-        FileSystem fs = journal.getFileSystem(conf);
-        long length = fs.getFileStatus(journal).getLen();
-        try (ArchiveInput in = new HadoopStorage.HadoopInput(journal.toString(),
-            fs.open(journal), length)) {
-          JournalReader.Scan scan = JournalReader.scan(in, journal.toString(),
-              plan.archiveId(), entry -> {
-                int part = entry.record().part();
-                if (adopted.add(part)) {
-                  adopt(storage, commit, base, plan, part, journal);
-                }
-                commit.put(entry.name(), entry.record(), entry.mtimeMillis(), null);
-              });
-          if (scan.tornTail() || !scan.header().equals(header)) {
-            throw new CorruptArchiveException(journal.toString(), scan.validLength(),
-                scan.tornTail() ? "the journal of a finished share is cut short"
-                    : "the journal is of another change: " + scan.header());
-          }
-        }
+      Map<Integer, StagedShare> adopted = new HashMap<>();
+      for (StagedShare share : shares) {
+        adoptShare(conf, storage, commit, base, plan, share, adopted);
       }
       return commit.commit(pool).manifest();
     } finally {
@@ -232,19 +211,97 @@ public final class StagedChange implements AutoCloseable {
     }
   }
 
-  /** Adds a staged part, checked sealed and new, to the generation being built. */
+  /**
+   * Fails, committing nothing, unless the change that staged the work of {@code plan} still
+   * holds the archive's lock and no other generation was committed since it began: to check
+   * before anything of the work is moved into the archive directory.
+   */
+  public static void checkCurrent(Configuration conf, Path archive, StagedPlan plan,
+      WriterOptions options) throws IOException {
+    checkCurrent(storageFor(conf, archive, options), plan);
+  }
+
+  private static void checkCurrent(ArchiveStorage storage, StagedPlan plan) throws IOException {
+    if (!WriterLock.heldBy(storage, plan.token())) {
+      throw new HpfException(storage.location() + ": the change that staged this work no "
+          + "longer holds the archive's lock (its driver died or the lock was broken); nothing "
+          + "was committed");
+    }
+    long newest = Recovery.committedGeneration(storage);
+    if (newest != plan.header().baseGeneration()) {
+      throw new HpfException(storage.location() + ": generation " + newest + " was committed "
+          + "while the change built on generation " + plan.header().baseGeneration()
+          + " was staged; nothing was committed");
+    }
+  }
+
+  /** Puts a share's journaled members into the generation, checking them against the share. */
+  private static void adoptShare(Configuration conf, ArchiveStorage storage,
+      GenerationCommit commit, Manifest base, StagedPlan plan, StagedShare share,
+      Map<Integer, StagedShare> adopted) throws IOException {
+    Path journal = share.journal();
+    FileSystem fs = journal.getFileSystem(conf);
+    long length = fs.getFileStatus(journal).getLen();
+    long[] journaled = new long[2]; // members, bytes
+    try (ArchiveInput in = new HadoopStorage.HadoopInput(journal.toString(), fs.open(journal),
+        length)) {
+      JournalReader.Scan scan = JournalReader.scan(in, journal.toString(), plan.archiveId(),
+          entry -> {
+            int part = entry.record().part();
+            StagedShare owner = adopted.putIfAbsent(part, share);
+            if (owner == null) {
+              adopt(storage, commit, base, plan, part, share);
+            } else if (owner != share) {
+              throw new CorruptArchiveException(journal.toString(), 0, "the journals of "
+                  + owner.name() + " and " + share.name() + " both point into "
+                  + ArchiveLayout.part(part));
+            }
+            journaled[0]++;
+            journaled[1] += entry.record().originalLength();
+            commit.put(entry.name(), entry.record(), entry.mtimeMillis(), null);
+          });
+      if (scan.tornTail() || !scan.header().equals(plan.header())) {
+        throw new CorruptArchiveException(journal.toString(), scan.validLength(),
+            scan.tornTail() ? "the journal of a finished share is cut short"
+                : "the journal is of another change: " + scan.header());
+      }
+    }
+    if (journaled[0] != share.files() || journaled[1] != share.bytes()) {
+      throw new HpfException(journal + ": the journal of " + share.name() + " holds "
+          + journaled[0] + " files (" + journaled[1] + " bytes) where its share was listed "
+          + "with " + share.files() + " (" + share.bytes() + " bytes); nothing was committed");
+    }
+  }
+
+  /**
+   * Adds a staged part to the generation being built, checked new, sealed, and the very part
+   * {@code share} wrote (its length and footer checksum).
+   */
   private static void adopt(ArchiveStorage storage, GenerationCommit commit, Manifest base,
-      StagedPlan plan, int part, Path journal) throws IOException {
+      StagedPlan plan, int part, StagedShare share) throws IOException {
     String name = ArchiveLayout.part(part);
+    String journal = share.journal().toString();
     if (part < plan.firstPartId() || (base != null && base.part(part) != null)) {
-      throw new CorruptArchiveException(journal.toString(), 0, "journal points into " + name
+      throw new CorruptArchiveException(journal, 0, "journal points into " + name
           + ", which is not a part of this change");
+    }
+    StagedShare.PartSeal seal = share.parts().get(part);
+    if (seal == null) {
+      throw new CorruptArchiveException(journal, 0, "journal points into " + name + ", which "
+          + share.name() + " did not seal");
     }
     if (!storage.exists(name)) {
       throw new CorruptArchiveException(storage.location(name), 0, "the part a committed "
           + "share journaled is missing");
     }
     try (ArchiveInput in = storage.open(name)) {
+      long length = in.length();
+      int checksum = length < 4 ? 0 : ByteBuffer.wrap(in.readFully(length - 4, 4)).getInt();
+      if (length != seal.length() || checksum != seal.checksum()) {
+        throw new CorruptArchiveException(storage.location(name), length, String.format(
+            "not the part %s wrote (length %d, checksum %08x; it sealed length %d, checksum "
+                + "%08x)", share.name(), length, checksum, seal.length(), seal.checksum()));
+      }
       if (!SealedFile.footerMatches(in)) {
         throw new CorruptArchiveException(storage.location(name), in.length(),
             "the part a committed share journaled is not sealed");
@@ -265,11 +322,16 @@ public final class StagedChange implements AutoCloseable {
       try {
         GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
       } catch (IOException e) {
-        LOG.warn("generation {} committed, but removing files no generation needs failed (the "
-            + "next change retries): {}", newest, e.toString());
+        warn("generation " + newest + " committed, but removing files no generation needs "
+            + "failed (the next change retries): " + e);
       }
       hdfs = HdfsIntegration.afterCommit(storage, committed);
     }
+    return committed;
+  }
+
+  /** The generation {@link #finish} found committed, or null (none, or not looked yet). */
+  public Manifest committed() {
     return committed;
   }
 
@@ -282,8 +344,27 @@ public final class StagedChange implements AutoCloseable {
     try {
       storage.deleteDirectory(ArchiveLayout.STAGING);
     } catch (IOException e) {
-      LOG.warn("could not remove the staged work in {}: {}", storage.location(), e.toString());
+      warn("could not remove the staged work in " + storage.location() + ": " + e);
     }
+  }
+
+  private void warn(String warning) {
+    LOG.warn(warning);
+    warnings.add(warning);
+  }
+
+  /** What {@link #finish} and {@link #close} could not clean up: left to the next writer. */
+  public List<String> warnings() {
+    return List.copyOf(warnings);
+  }
+
+  /**
+   * Leaves the staged work and the lock as they are, as a driver that died would: for shares
+   * that may still be committed by a job the driver lost, which must find the lock its own and
+   * the staged work in place. Recovery, once the lock is broken, removes the staged work.
+   */
+  public void abandon() {
+    closed = true;
   }
 
   /**

@@ -15,6 +15,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.OutputCommitter;
+import org.apache.hadoop.mapreduce.OutputFormat;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.hpf.DuplicateNameException;
 import org.hpf.NameExistsException;
 import org.hpf.SourceException;
@@ -26,6 +32,7 @@ import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedMerge;
+import org.hpf.internal.write.StagedShare;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.mapreduce.ArchiveJobException;
 import org.junit.jupiter.api.BeforeEach;
@@ -190,6 +197,83 @@ class ArchiveJobLocalTest {
     assertFalse(fs.exists(archive), "a failed create leaves no archive");
   }
 
+  /**
+   * The job's output with a committer that fails after the job's commit: the archive's lock
+   * broken (so releasing it fails) and an error, as an ApplicationMaster whose cleanup fails.
+   */
+  public static final class FailingAfterCommit extends OutputFormat<NullWritable, NullWritable> {
+    private final StagedOutputFormat format = new StagedOutputFormat();
+
+    @Override
+    public RecordWriter<NullWritable, NullWritable> getRecordWriter(TaskAttemptContext c) {
+      return format.getRecordWriter(c);
+    }
+
+    @Override
+    public void checkOutputSpecs(JobContext context) {}
+
+    @Override
+    public OutputCommitter getOutputCommitter(TaskAttemptContext context) {
+      StagedCommitter committer = new StagedCommitter();
+      return new OutputCommitter() {
+        @Override
+        public void setupJob(JobContext job) throws IOException {
+          committer.setupJob(job);
+        }
+
+        @Override
+        public void setupTask(TaskAttemptContext task) {
+          committer.setupTask(task);
+        }
+
+        @Override
+        public boolean needsTaskCommit(TaskAttemptContext task) throws IOException {
+          return committer.needsTaskCommit(task);
+        }
+
+        @Override
+        public void commitTask(TaskAttemptContext task) throws IOException {
+          committer.commitTask(task);
+        }
+
+        @Override
+        public void abortTask(TaskAttemptContext task) throws IOException {
+          committer.abortTask(task);
+        }
+
+        @Override
+        public void commitJob(JobContext job) throws IOException {
+          committer.commitJob(job);
+          Path archive = JobSettings.archive(job.getConfiguration());
+          FileSystem fs = archive.getFileSystem(job.getConfiguration());
+          Path lock = new Path(archive, ArchiveLayout.LOCK);
+          fs.delete(lock, false);
+          fs.mkdirs(new Path(lock, "in-the-way"));
+          throw new IOException("cleanup failed after the commit");
+        }
+      };
+    }
+  }
+
+  @Test
+  void aJobThatFailsAfterItsCommitPublishedSucceedsWithWarnings() throws IOException {
+    Path tree = new Path(sources, "tree");
+    Map<String, byte[]> files = new java.util.TreeMap<>(JobSources.write(fs, tree, "w", 100,
+        10));
+    Path archive = new Path(tmp.resolve("late.hpf").toUri());
+    JobDriver.Result result = JobDriver.run(conf, List.of(tree), archive, false, options(),
+        job -> job.setOutputFormatClass(FailingAfterCommit.class));
+
+    assertEquals(1, result.manifest().generation());
+    assertEquals(100, result.manifest().fileCount());
+    List<String> warnings = result.warnings();
+    assertEquals(2, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("reported a failure after its commit published "
+        + "generation 1"), warnings.get(0));
+    assertTrue(warnings.get(1).contains("releasing the archive's lock failed"), warnings.get(1));
+    JobSources.assertHolds(conf, archive, files);
+  }
+
   @Test
   void workStagedByADriverThatDiedIsNeverCommittedAndRecoveryRemovesIt() throws IOException {
     Path first = new Path(sources, "first");
@@ -218,8 +302,8 @@ class ArchiveJobLocalTest {
     assertFalse(JobSources.entries(fs, archive).contains(ArchiveLayout.STAGING));
     // ...and the dead driver's job can no longer commit it.
     org.hpf.HpfException refused = assertThrows(org.hpf.HpfException.class,
-        () -> StagedChange.commit(conf, archive, dead.plan(), List.of(journal),
-            options()));
+        () -> StagedChange.commit(conf, archive, dead.plan(), List.of(new StagedShare(
+            "a0", journal, Map.of(), 40, 0)), options()));
     assertTrue(refused.getMessage().contains("no longer holds"), refused.getMessage());
     JobSources.assertHolds(conf, archive, files);
   }

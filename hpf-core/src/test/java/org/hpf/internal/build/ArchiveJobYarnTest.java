@@ -184,7 +184,9 @@ class ArchiveJobYarnTest {
     for (var token : fs.listStatus(staging)) {
       Path tasks = new Path(token.getPath(), "tasks");
       if (fs.exists(tasks)) {
-        count += fs.listStatus(tasks).length;
+        for (var applicationAttempt : fs.listStatus(tasks)) {
+          count += fs.listStatus(applicationAttempt.getPath()).length;
+        }
       }
     }
     return count;
