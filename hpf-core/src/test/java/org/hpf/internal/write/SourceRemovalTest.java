@@ -332,4 +332,25 @@ class SourceRemovalTest {
       assertArchiveHolds(conf, archive, files);
     }
   }
+
+  /** Parts in a directory whose storage policy is LAZY_PERSIST are LAZY_PERSIST files too. */
+  @Test
+  @Tag("hdfs")
+  void onHdfsSourcesArchivedInLazyPersistPartsAreKept() throws IOException {
+    MiniDfs dfs = MiniDfs.shared();
+    Configuration conf = dfs.configuration();
+    FileSystem fs = dfs.fileSystem();
+    Path root = fs.makeQualified(new Path("/lazy-" + System.nanoTime()));
+    tree(fs, root, 4, 8);
+    Path archive = fs.makeQualified(new Path(root.getParent(), root.getName() + ".hpf"));
+    fs.mkdirs(archive);
+    fs.setStoragePolicy(archive, "LAZY_PERSIST");
+    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder().threads(1).build());
+
+    SourceRemoval.Result run = SourceRemoval.run(conf, archive, List.of(root), RUN);
+    assertEquals(0, run.filesDeleted(), kept(run));
+    assertEquals(4, run.filesKept());
+    assertTrue(kept(run).contains("a LAZY_PERSIST file"), kept(run));
+    assertEquals(4, countFiles(fs, root));
+  }
 }
