@@ -274,6 +274,9 @@ public final class HadoopStorage implements ArchiveStorage {
 
     @Override
     public void sync() throws IOException {
+      // No SyncFlag: the block being written is synced, the earlier ones were as they filled
+      // (SYNC_BLOCK). UPDATE_LENGTH adds nothing here (lease recovery takes the length from the
+      // DataNodes), and END_BLOCK would cut a short block at every sync.
       out.hsync();
     }
 
