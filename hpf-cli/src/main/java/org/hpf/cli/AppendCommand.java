@@ -44,7 +44,7 @@ final class AppendCommand extends HpfSubcommand {
   @Option(names = "--delete-sources", order = 23,
       description = "After the commit, delete the source files verified in the archive (same"
           + " length and CRC32C) and the directories left empty, as delete-sources does"
-          + " (sources must be directories).")
+          + " (sources must be directories; not with --storage-policy LAZY_PERSIST).")
   private boolean deleteSources;
 
   @Option(names = "--mapreduce", order = 2,
@@ -64,6 +64,9 @@ final class AppendCommand extends HpfSubcommand {
     WriterOptions.Builder builder;
     try {
       builder = merge.builder(configuration(), cache);
+      if (deleteSources) {
+        merge.requireDurableParts(configuration(), cache);
+      }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -43,7 +43,7 @@ final class CreateCommand extends HpfSubcommand {
   @Option(names = "--delete-sources", order = 23,
       description = "After the commit, delete the source files verified in the archive (same"
           + " length and CRC32C) and the directories left empty, as delete-sources does"
-          + " (sources must be directories).")
+          + " (sources must be directories; not with --storage-policy LAZY_PERSIST).")
   private boolean deleteSources;
 
   @Option(names = "--mapreduce", order = 22,
@@ -67,6 +67,9 @@ final class CreateCommand extends HpfSubcommand {
     WriterOptions.Builder builder;
     try {
       builder = merge.builder(configuration(), cache);
+      if (deleteSources) {
+        merge.requireDurableParts(configuration(), cache);
+      }
       if (blockSize != null) {
         builder.blockSize(blockSize);
       }

@@ -7,6 +7,7 @@ import org.hpf.ArchiveSettings;
 import org.hpf.Compression;
 import org.hpf.SymlinkPolicy;
 import org.hpf.WriteSettings;
+import org.hpf.internal.write.SourceRemoval;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -45,7 +46,8 @@ final class MergeOptions {
               + " possible in the event of a node restart before replicas are persisted to"
               + " disk.\" HDFS does not tell a client when a replica has been persisted, so a"
               + " node restart shortly after this command returns can lose the new parts and"
-              + " leave their members unreadable. Use it only for archives you can rebuild."})
+              + " leave their members unreadable. Use it only for archives you can rebuild;"
+              + " --delete-sources refuses it."})
   String storagePolicy;
 
   @Option(names = "--symlinks", paramLabel = "follow|skip|fail", order = 16,
@@ -87,6 +89,14 @@ final class MergeOptions {
       layout = layout.withReplication(replication);
     }
     return WriterOptions.builder(layout, settings.build());
+  }
+
+  /**
+   * For {@code --delete-sources}: IllegalArgumentException when these options (with
+   * {@code conf}'s and {@code cache}'s) write parts that a DataNode restart can lose.
+   */
+  void requireDurableParts(Configuration conf, CacheOptions cache) {
+    SourceRemoval.requireDurableParts(cache.hdfsOptions(conf, storagePolicy));
   }
 
   /** HDFS's storage policy names, case-insensitive, checked before any work is done. */

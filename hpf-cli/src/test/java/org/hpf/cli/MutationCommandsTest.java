@@ -264,4 +264,19 @@ class MutationCommandsTest {
     all.addAll(b);
     return all.toArray(new String[0]);
   }
+
+  @Test
+  void deleteSourcesRefusesLazyPersistPartsBeforeWritingAnything() throws IOException {
+    Path src = more(Map.of("lazy/a.txt", "a\n".getBytes(StandardCharsets.UTF_8)));
+    Path created = dir.resolve("lazy.hpf");
+    assertFails(Cli.run("create", "--delete-sources", "--storage-policy", "lazy_persist",
+        src.toString(), created.toString()), ExitCodes.USAGE,
+        "--delete-sources needs parts that are durable on disk");
+    assertFalse(Files.exists(created), "nothing was written");
+    assertFails(Cli.run("append", "--delete-sources", "--storage-policy", "LAZY_PERSIST",
+        archive, src.toString()), ExitCodes.USAGE,
+        "--delete-sources needs parts that are durable on disk");
+    assertEquals(files.size(), TestTrees.ls(archive).size(), "nothing was appended");
+    assertTrue(Files.exists(src.resolve("lazy/a.txt")), "the source is still there");
+  }
 }

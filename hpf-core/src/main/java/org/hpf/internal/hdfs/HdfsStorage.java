@@ -112,9 +112,7 @@ public final class HdfsStorage extends ForwardingStorage {
   private ArchiveOutput createPart(String name, long blockSize, boolean lazyPersist)
       throws IOException {
     Path path = path(name);
-    var builder = fs.createFile(path).overwrite(false).replication(plain.replication())
-        .blockSize(blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path))
-        .bufferSize(Math.max(fs.getConf().getInt("io.file.buffer.size", 4096), 64 * 1024));
+    var builder = HadoopStorage.syncingEveryBlock(fs, path, plain.replication(), blockSize);
     if (lazyPersist) {
       builder.lazyPersist();
     } else if (options.partStoragePolicy() != null && !options.lazyPersist()) {

@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem.HdfsDataOutputStreamBuilder;
 import org.hpf.internal.hdfs.HdfsLeases;
 
 /** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
@@ -84,9 +85,27 @@ public final class HadoopStorage implements ArchiveStorage {
       createExclusively(local.pathToFile(path).toPath(), path);
       overwrite = true; // the empty file just made, ours
     }
+    if (fs instanceof DistributedFileSystem dfs) {
+      return new HadoopOutput(syncingEveryBlock(dfs, path, replication(), block).build());
+    }
     // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
     return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication(),
         block));
+  }
+
+  /**
+   * A builder of a new HDFS file (failing if it exists) whose every block the DataNodes sync to
+   * disk as they finalize it (CreateFlag.SYNC_BLOCK). Without it a DataNode syncs a finished
+   * block only where {@code dfs.datanode.synconclose} is set, and {@code hsync} syncs only the
+   * block being written: the earlier blocks of a file that spans several could be lost to a
+   * power failure after hpf had called them durable.
+   */
+  public static HdfsDataOutputStreamBuilder syncingEveryBlock(DistributedFileSystem dfs,
+      Path path, short replication, long blockSize) {
+    int buffer = dfs.getConf().getInt("io.file.buffer.size", 4096);
+    return dfs.createFile(path).overwrite(false).recursive().replication(replication)
+        .blockSize(blockSize > 0 ? blockSize : dfs.getDefaultBlockSize(path))
+        .bufferSize(Math.max(buffer, 64 * 1024)).syncBlock();
   }
 
   private static void createExclusively(java.nio.file.Path file, Path path) throws IOException {
@@ -258,6 +277,9 @@ public final class HadoopStorage implements ArchiveStorage {
 
     @Override
     public void sync() throws IOException {
+      // No SyncFlag: the block being written is synced, the earlier ones were as they filled
+      // (SYNC_BLOCK). UPDATE_LENGTH adds nothing here (lease recovery takes the length from the
+      // DataNodes), and END_BLOCK would cut a short block at every sync.
       out.hsync();
     }
 

@@ -67,7 +67,8 @@ final class PartWriter implements AutoCloseable {
 
   /**
    * Makes every entry written so far durable (hsync), so that journal records pointing at them
-   * survive only together with them, a power loss included.
+   * survive only together with them, a power loss included. The hsync covers the block being
+   * written; the part's earlier blocks were synced as they filled ({@link ArchiveOutput#sync}).
    */
   void sync() throws IOException {
     out.flush();

@@ -21,19 +21,27 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.hpf.SourceException;
 import org.hpf.fs.HpfFileChecksum;
 import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.hdfs.HdfsOptions;
 import org.hpf.internal.read.HpfReader;
 
 /**
  * Deletes source files once they are verified in an archive, the step that gives the NameNode
  * its memory back. Each file below the source directories is looked up by the name a create
  * gives it and compared with the member: same length and the same CRC32C (HDFS computes a
- * file's on the DataNodes when asked for a COMPOSITE_CRC checksum; elsewhere the file is read).
- * Only a file that matches is deleted; then directories left empty are removed (never a source
- * root). A file that is missing from the archive or differs is kept and reported.
+ * file's on the DataNodes when asked for a COMPOSITE_CRC checksum; elsewhere, and for files
+ * whose HDFS checksums are not CRC32C, the file is read). Then the member's copy is read back
+ * from the archive and must have the CRC32C its entry stores, in a part that is not
+ * LAZY_PERSIST ({@link ArchivedCopies}). Immediately before the delete the file must still be
+ * the version that was verified ({@link SourceVersion}: length, modification time and what
+ * the file system changes on every rewrite, such as the HDFS file id). Only such a file is
+ * deleted; then directories left empty are removed (never a source root). Any other file is
+ * kept and reported with the reason.
  *
  * <p>Crash-safe by construction: a file is deleted only after it was verified against a
  * committed generation, so after a crash at any point every file is either still in place or
- * verified in the archive, and running the removal again finishes the work.
+ * verified in the archive, and running the removal again finishes the work. The parts hold
+ * their bytes on disk by then: hpf creates its files on HDFS with SYNC_BLOCK, so each block
+ * is synced to disk as it is finalized (see docs/CRASH-SAFETY.md).
  */
 public final class SourceRemoval {
   /** How to run: {@code dryRun} verifies and reports, deleting nothing. */
@@ -63,8 +71,24 @@ public final class SourceRemoval {
 
   private static final int SHOWN = 10;
 
+  /**
+   * Refuses writer options whose parts may not survive a DataNode restart when the sources are
+   * to be deleted after the commit: LAZY_PERSIST parts. Call it before anything is written.
+   *
+   * @throws IllegalArgumentException when the options ask for LAZY_PERSIST parts
+   */
+  public static void requireDurableParts(HdfsOptions hdfs) {
+    if (hdfs.lazyPersist()) {
+      throw new IllegalArgumentException("--delete-sources needs parts that are durable on"
+          + " disk, and " + HdfsOptions.LAZY_PERSIST + " parts are not (a DataNode restart can"
+          + " lose them before HDFS saves them to disk): write the parts with another storage"
+          + " policy, or keep the sources");
+    }
+  }
+
   private final Options options;
   private final HpfReader reader;
+  private final ArchivedCopies archived;
   private final ExecutorService pool;
   private final BeforeDelete beforeDelete;
   private final Configuration checksumConf;
@@ -78,9 +102,10 @@ public final class SourceRemoval {
   private final java.util.Map<java.net.URI, FileSystem> checksums = new java.util.HashMap<>();
 
   private SourceRemoval(Configuration conf, Options options, HpfReader reader,
-      BeforeDelete beforeDelete) {
+      ArchivedCopies archived, BeforeDelete beforeDelete) {
     this.options = options;
     this.reader = reader;
+    this.archived = archived;
     this.pool = WriterThreads.pool(options.threads());
     this.beforeDelete = beforeDelete;
     this.checksumConf = new Configuration(conf);
@@ -106,7 +131,8 @@ public final class SourceRemoval {
       dirs.add(checkRoot(conf, root, target));
     }
     try (HpfReader reader = HpfReader.open(conf, target)) {
-      SourceRemoval removal = new SourceRemoval(conf, options, reader, beforeDelete);
+      SourceRemoval removal = new SourceRemoval(conf, options, reader,
+          new ArchivedCopies(reader, archiveFs, target), beforeDelete);
       try {
         for (Path root : dirs) {
           removal.directory(root.getFileSystem(conf), root, "", true);
@@ -167,7 +193,7 @@ public final class SourceRemoval {
             false);
       } else {
         String name = prefix + child.getPath().getName();
-        pending.add(pool.submit(() -> file(files, child, name)));
+        pending.add(pool.submit(() -> file(files, child.getPath(), name)));
         if (pending.size() >= options.threads() * 4) {
           empty &= drain(pending);
         }
@@ -194,43 +220,66 @@ public final class SourceRemoval {
   }
 
   /** Verifies one file and deletes it if it matches; true when it is (or would be) gone. */
-  private boolean file(FileSystem fs, FileStatus file, String name) throws IOException {
+  private boolean file(FileSystem fs, Path file, String name) throws IOException {
+    // Taken first: whatever happens to the file from here on shows up as a change.
+    SourceVersion version = SourceVersion.of(fs, file);
+    if (version.openForWriting()) {
+      return keep(file, "it is open for writing");
+    }
     IndexRecord record = reader.record(name);
     if (record == null) {
-      return keep(file.getPath(), "not in the archive as '" + name + "'");
+      return keep(file, "not in the archive as '" + name + "'");
     }
-    if (record.originalLength() != file.getLen()) {
-      return keep(file.getPath(), "its length " + file.getLen() + " differs from the member's "
+    if (record.originalLength() != version.length()) {
+      return keep(file, "its length " + version.length() + " differs from the member's "
           + record.originalLength());
     }
-    if (file.getLen() > 0 && !sameChecksum(fs, file, reader.contentChecksum(record))) {
-      return keep(file.getPath(), "its bytes differ from the member's (CRC32C)");
+    int storedCrc = reader.contentChecksum(record);
+    if (version.length() > 0 && !sameChecksum(fs, file, storedCrc)) {
+      return keep(file, "its bytes differ from the member's (CRC32C)");
     }
-    verified.incrementAndGet();
+    String archivedProblem = archived.problem(name, record, storedCrc);
+    if (archivedProblem != null) {
+      return keep(file, archivedProblem);
+    }
     if (!options.dryRun()) {
-      beforeDelete.file(file.getPath());
-      if (!fs.delete(file.getPath(), false)) {
-        return keep(file.getPath(), "the file system did not delete it");
+      beforeDelete.file(file);
+      String changes = changesSince(fs, file, version);
+      if (changes != null) {
+        return keep(file, "it changed after it was verified (" + changes + ")");
       }
     }
+    verified.incrementAndGet();
+    if (!options.dryRun() && !fs.delete(file, false)) {
+      return keep(file, "the file system did not delete it");
+    }
     deleted.incrementAndGet();
-    bytes.addAndGet(file.getLen());
-    long blockSize = Math.max(1, file.getBlockSize());
-    blocks.addAndGet((file.getLen() + blockSize - 1) / blockSize);
+    bytes.addAndGet(version.length());
+    long blockSize = Math.max(1, version.blockSize());
+    blocks.addAndGet((version.length() + blockSize - 1) / blockSize);
     return true;
   }
 
-  private boolean sameChecksum(FileSystem fs, FileStatus file, int memberCrc)
+  /** What changed in {@code file} since {@code verified} was taken, or null. */
+  private static String changesSince(FileSystem fs, Path file, SourceVersion verified)
       throws IOException {
+    try {
+      return SourceVersion.of(fs, file).changesSince(verified);
+    } catch (FileNotFoundException e) {
+      return "it is gone";
+    }
+  }
+
+  private boolean sameChecksum(FileSystem fs, Path file, int memberCrc) throws IOException {
     if (fs instanceof DistributedFileSystem) {
-      FileChecksum hdfs = checksumClient(fs).getFileChecksum(file.getPath());
+      FileChecksum hdfs = checksumClient(fs).getFileChecksum(file);
       HpfFileChecksum member = new HpfFileChecksum(memberCrc);
       if (hdfs instanceof CompositeCrcFileChecksum
           && hdfs.getAlgorithmName().equals(member.getAlgorithmName())) {
         return hdfs.equals(member);
       } // a cluster writing CRC32, not CRC32C: read the bytes
     }
-    return crc32cOf(fs, file.getPath()) == memberCrc;
+    return crc32cOf(fs, file) == memberCrc;
   }
 
   /** The CRC32C of a file's bytes, read whole. */

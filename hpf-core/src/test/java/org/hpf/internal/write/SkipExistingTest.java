@@ -2,6 +2,7 @@ package org.hpf.internal.write;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,5 +71,39 @@ class SkipExistingTest {
       assertTrue(differs.getMessage().contains("day/f1"), differs.getMessage());
       assertEquals(3, writer.manifest().generation(), "nothing was committed");
     }
+  }
+
+  /**
+   * An append that skips identical members judges them by their stored checksums; removing the
+   * sources afterwards must not: a member damaged in the archive keeps its source, and a source
+   * of the same length with other bytes is refused by the append and kept by the removal.
+   */
+  @Test
+  void sourcesOfSkippedMembersGoOnlyWhenTheirArchivedCopiesReadBack() throws Exception {
+    Path src = Files.createDirectories(tmp.resolve("src/day"));
+    for (int i = 0; i < 4; i++) {
+      Files.writeString(src.resolve("f" + i), "content " + i);
+    }
+    org.apache.hadoop.fs.Path archive = hadoop(tmp.resolve("a.hpf"));
+    ArchiveCreator.create(conf, archive, List.of(hadoop(src.getParent())),
+        WriterOptions.defaults());
+    SourceRemovalTest.damageMember(conf, archive, "day/f1");
+    Files.writeString(src.resolve("f9"), "new");
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, WriterOptions.defaults())) {
+      ChangeResult again = writer.append(List.of(hadoop(src.getParent())),
+          ExistingNames.SKIP_IDENTICAL);
+      assertEquals(4, again.filesSkipped(), "the stored checksums match: f1 is skipped too");
+    }
+    Files.writeString(src.resolve("f2"), "CONTENT 2"); // same length, other bytes
+
+    SourceRemoval.Result removed = SourceRemoval.run(conf, archive,
+        List.of(hadoop(src.getParent())), new SourceRemoval.Options(false, 2));
+    String kept = String.join("\n", removed.firstKept());
+    assertEquals(2, removed.filesKept(), kept);
+    assertTrue(kept.contains("f1: its archived copy"), kept);
+    assertTrue(kept.contains("f2: its bytes differ"), kept);
+    assertEquals(3, removed.filesDeleted());
+    assertTrue(Files.exists(src.resolve("f1")) && Files.exists(src.resolve("f2")));
+    assertFalse(Files.exists(src.resolve("f0")));
   }
 }
