@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * or part of its own, nothing a later writer or recovery could roll forward; and the same writer
  * can make the change afterwards. An I/O error after the commit point, or one whose operation
  * took effect before it was reported (a lost reply: a rename that happened, then threw), never
- * fails a change that was committed, nor removes what it published. {@link CrashRecoveryBattery} covers a writer that dies instead.
+ * fails a change that was committed, nor removes what it published. {@link CrashRecoveryBattery}
+ * covers a writer that dies instead.
  */
 @Tag("slow")
 class FailedChangeTest {
