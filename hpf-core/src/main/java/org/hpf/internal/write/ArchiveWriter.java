@@ -79,7 +79,7 @@ public final class ArchiveWriter implements AutoCloseable {
   /** The last commit's figures, for {@link #createResult}. */
   private Addition.Outcome lastOutcome;
   private ChangeResult lastResult;
-  /** True once a commit of this writer passed its commit point (or may have). */
+  /** True once a commit of this writer (or its recovery) passed its commit point, or may have. */
   private boolean committedAny;
   /** What failed while closing a writer that had committed (see {@link #closeWarnings}). */
   private final List<String> closeWarnings = new ArrayList<>();
@@ -101,6 +101,8 @@ public final class ArchiveWriter implements AutoCloseable {
     this.pool = pool;
     this.recovery = recovery;
     this.creating = creating;
+    // A generation recovery rolled forward is committed like one of this writer's.
+    this.committedAny = recovery != null && recovery.rolledForward();
     if (creating == null) {
       refresh();
     }
@@ -177,9 +179,7 @@ public final class ArchiveWriter implements AutoCloseable {
   public static Recovery.Report recover(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
     ArchiveWriter writer = open(conf, archive, options);
-    try (writer) {
-      writer.committedAny = writer.recovery.rolledForward();
-    }
+    writer.close();
     return writer.recovery.withWarnings(writer.closeWarnings());
   }
 
