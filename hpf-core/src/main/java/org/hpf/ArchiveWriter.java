@@ -109,9 +109,13 @@ public interface ArchiveWriter extends Closeable {
    * dropped and the archive stays as it was. A create commits its first generation even with
    * no member.
    *
-   * @return what was committed
+   * @return what was committed; a failure after the commit point (removing files the new
+   *     generation no longer needs, say) does not fail the commit but is one of its warnings
    * @throws IllegalStateException if there is nothing to commit
-   * @throws IOException if the commit fails (the archive is as it was)
+   * @throws IOException if the commit fails (the archive is as it was), or, rarely, if the file
+   *     system failed at the commit point itself in a way that leaves it unknown whether the
+   *     change was committed (the message says so; nothing was removed, and the archive holds
+   *     either the change or the generation before it)
    */
   CommitResult commit() throws IOException;
 
@@ -125,7 +129,9 @@ public interface ArchiveWriter extends Closeable {
 
   /**
    * Aborts what was not committed and releases the lock. A create that never committed
-   * removes the archive's directory.
+   * removes the archive's directory. A writer that committed does not throw for a lock it
+   * could not release (its commits stand; the failure is logged, and the next writer takes
+   * over a lock whose holder is gone).
    *
    * @throws IOException if the file system fails
    */

@@ -13,8 +13,11 @@ package org.hpf;
  * @param hdfs what the HDFS integration used and skipped, and why (storage policy of the parts,
  *     cache directives added and removed), in one line; on other file systems, that it was
  *     skipped
- * @param warnings what the HDFS integration wants an operator to know (a cache pool that could
- *     not be created, parts that did not land on RAM disks); empty when all went as asked
+ * @param warnings what an operator should know about a commit that succeeded: cleanup after
+ *     the commit point that failed and is left to the next writer (removing the previous
+ *     generation's files, the journal), and what the HDFS integration could not do (a cache pool
+ *     that could not be created, parts that did not land on RAM disks); empty when all went as
+ *     asked
  */
 public record CommitResult(long generation, long filesAdded, long filesReplaced,
     long filesDeleted, long bytesWritten, long fileCount, long millis, String hdfs,

@@ -2,6 +2,7 @@ package org.hpf;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.hpf.internal.write.ChangeResult;
@@ -82,7 +83,14 @@ final class DefaultArchiveWriter implements ArchiveWriter {
     }
     return new CommitResult(result.generation(), result.filesAdded(), result.filesReplaced(),
         result.filesDeleted(), result.bytesWritten(), result.fileCount(), result.millis(),
-        result.hdfs().describe(), List.copyOf(result.hdfs().warnings()));
+        result.hdfs().describe(), warnings(result));
+  }
+
+  /** The commit's own warnings (cleanup left to the next writer), then the HDFS features'. */
+  private static List<String> warnings(ChangeResult result) {
+    List<String> all = new ArrayList<>(result.warnings());
+    all.addAll(result.hdfs().warnings());
+    return List.copyOf(all);
   }
 
   @Override

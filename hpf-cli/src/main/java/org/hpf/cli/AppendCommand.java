@@ -106,12 +106,14 @@ final class AppendCommand extends HpfSubcommand {
     ChangeResult result;
     try (Progress progress = progress("append")) {
       builder.progress(progress);
-      try (ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath,
-          builder.build())) {
+      ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath, builder.build());
+      try (writer) {
         reportRecovery(writer.recovery());
         result = writer.append(roots, existingNames());
       }
+      result = result.withWarnings(writer.closeWarnings());
     }
+    printWarnings(result.warnings());
     if (!quiet()) {
       printSummary(out(), archivePath, result);
     }

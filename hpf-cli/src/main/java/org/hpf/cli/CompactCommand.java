@@ -61,12 +61,15 @@ final class CompactCommand extends HpfSubcommand {
       CountingStorage storage = new CountingStorage(HdfsIntegration.storage(
           archivePath.getFileSystem(configuration()), archivePath, options.replication(),
           options.partSize(), options.hdfs()), "part-", progress::bytes);
-      try (ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, options)) {
+      ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, options);
+      try (writer) {
         reportRecovery(writer.recovery());
         progress.started(Progress.UNKNOWN, bytesToCopy(writer.manifest()));
         result = writer.compact(minLive);
       }
+      result = result.withWarnings(writer.closeWarnings());
     }
+    printWarnings(result.warnings());
     if (!quiet()) {
       out().println("compacted " + archivePath + ": generation " + result.generation());
       out().printf(Locale.ROOT, "  parts          %d rewritten into %d%n", result.partsRemoved(),

@@ -112,6 +112,7 @@ final class CreateCommand extends HpfSubcommand {
       builder.progress(progress);
       result = ArchiveCreator.create(configuration(), archive, sources, builder.build());
     }
+    printWarnings(result.warnings());
     if (!quiet()) {
       printSummary(out(), result);
     }

@@ -200,6 +200,16 @@ abstract class HpfSubcommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Says on stderr what failed after a commit without undoing it (the command still succeeds:
+   * running it again would find its change already made).
+   */
+  void printWarnings(java.util.List<String> warnings) {
+    for (String warning : warnings) {
+      err().println("hpf: warning: " + warning);
+    }
+  }
+
   /** Says on stderr what recovery did when a writer opened the archive, if anything. */
   void reportRecovery(Recovery.Report report) {
     if (report.didAnything() && !quiet()) {

@@ -38,6 +38,7 @@ final class RecoverCommand extends HpfSubcommand {
     String holder = breakLock ? lockHolder(archivePath) : null;
     Recovery.Report report = ArchiveWriter.recover(configuration(), archivePath,
         WriterOptions.builder().breakLock(breakLock).build());
+    printWarnings(report.warnings());
     if (!quiet()) {
       if (holder != null) {
         out().println("broke the lock of " + holder);

@@ -40,10 +40,13 @@ final class RmCommand extends HpfSubcommand {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    try (ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath, options)) {
+    ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath, options);
+    try (writer) {
       reportRecovery(writer.recovery());
       result = writer.delete(names);
     }
+    result = result.withWarnings(writer.closeWarnings());
+    printWarnings(result.warnings());
     if (!quiet()) {
       out().printf(Locale.ROOT, "removed %s file(s) from %s: generation %d, %s file(s) left,"
               + " %s%n", Units.count(result.filesDeleted()), archivePath, result.generation(),

@@ -148,6 +148,61 @@ class MutationCommandsTest {
     }
   }
 
+  /**
+   * A change that was published and then hit an I/O error (deleting the lock or the journal, as
+   * when HDFS loses a pipeline's DataNodes) succeeds with a warning: it is in the archive, and
+   * running it again finds its names there.
+   */
+  @Test
+  void aChangeThatFailsAfterItsCommitSucceedsWithAWarning() throws IOException {
+    String flaky = "flaky://" + Path.of(archive).toAbsolutePath();
+    int added = 0;
+    for (String failing : new String[] {"_lock", "_journal-.*"}) {
+      Path more = more(Map.of("late/" + failing.charAt(1) + ".txt",
+          failing.getBytes(StandardCharsets.UTF_8)));
+      Cli.Result r = Cli.run(flakyArgs(failing, "append", "--threads", "1", flaky,
+          more.toString()));
+      assertEquals(ExitCodes.OK, r.code(), r::toString);
+      assertTrue(r.stderr().contains("hpf: warning: ")
+          && r.stderr().contains("Failed to replace a bad datanode"), r::toString);
+      added++;
+      assertEquals(files.size() + added, listed().size());
+      Cli.Result again = Cli.run("append", archive, more.toString());
+      assertEquals(ExitCodes.EXISTS, again.code(), again::toString);
+    }
+    String doomed = files.firstKey();
+    Cli.Result rm = Cli.run(flakyArgs("_lock", "rm", flaky, doomed));
+    assertEquals(ExitCodes.OK, rm.code(), rm::toString);
+    assertTrue(rm.stderr().contains("hpf: warning: "), rm::toString);
+    assertFalse(listed().contains(doomed));
+    Cli.Result compact = Cli.run(flakyArgs("_lock", "compact", "--min-live", "1", flaky));
+    assertEquals(ExitCodes.OK, compact.code(), compact::toString);
+    assertTrue(compact.stderr().contains("hpf: warning: "), compact::toString);
+    assertEquals(ExitCodes.OK, Cli.run("verify", archive).code());
+    Path created = dir.resolve("b.hpf");
+    Cli.Result create = Cli.run(flakyArgs("_lock", "create", shared.resolve("src").toString(),
+        "flaky://" + created.toAbsolutePath()));
+    assertEquals(ExitCodes.OK, create.code(), create::toString);
+    assertTrue(create.stderr().contains("hpf: warning: "), create::toString);
+    assertEquals(ExitCodes.OK, Cli.run("verify", created.toString()).code());
+  }
+
+  /** The command's arguments, with the flaky file system failing deletes of {@code files}. */
+  private static String[] flakyArgs(String files, String... command) {
+    List<String> args = new ArrayList<>(List.of(command[0],
+        "-Dfs.flaky.impl=" + FlakyLocalFileSystem.class.getName(),
+        "-Dfs.flaky.impl.disable.cache=true",
+        "-D" + FlakyLocalFileSystem.FAIL_DELETE + "=" + files));
+    args.addAll(List.of(command).subList(1, command.length));
+    return args.toArray(new String[0]);
+  }
+
+  private List<String> listed() {
+    Cli.Result ls = Cli.run("ls", archive);
+    assertEquals(ExitCodes.OK, ls.code(), ls::toString);
+    return ls.out().lines().toList();
+  }
+
   @Test
   void rmRemovesAllOrNothing() {
     List<String> names = new ArrayList<>(files.keySet());

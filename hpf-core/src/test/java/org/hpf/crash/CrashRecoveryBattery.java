@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * compaction, takes away what the crash would have lost (bytes not flushed for a process crash,
  * bytes not synced for a power loss, each with a torn last write), then recovers and checks:
  * committed files are intact, nothing that was not added appears, an operation whose commit
- * point passed is complete (a delete all or nothing), the listing agrees with the reads, verify
- * passes, and the archive takes another append.
+ * point passed is complete (a delete: every name deleted, none brought back; one whose commit
+ * point did not pass deleted nothing), the listing agrees with the reads, verify passes, and the
+ * archive takes another append.
  */
 abstract class CrashRecoveryBattery {
   /** What the crash takes away besides the writer. */
@@ -90,7 +91,7 @@ abstract class CrashRecoveryBattery {
         assertFalse(commitPointPassed, "k=" + k + ": a committed create lost its manifest");
         continue;
       }
-      Outcome outcome = new Outcome(Map.of(), names(sources), commitPointPassed, false);
+      Outcome outcome = new Outcome(Map.of(), names(sources), addedIf(commitPointPassed));
       check(dir, k, outcome);
       checked++;
     }
@@ -118,7 +119,7 @@ abstract class CrashRecoveryBattery {
       crash(dir, k, loss, append);
       boolean commitPointPassed = committed(storage(dir), 2);
       ArchiveWriter.recover(CONF, hadoopPath(dir), options(true));
-      check(dir, k, new Outcome(committedFiles, names(added), commitPointPassed, false));
+      check(dir, k, new Outcome(committedFiles, names(added), addedIf(commitPointPassed)));
     }
     System.out.println("append (" + loss + "): " + total + " kill points checked");
     assertTrue(total > 40, "too few kill points: " + total);
@@ -161,9 +162,11 @@ abstract class CrashRecoveryBattery {
         crash(dir, k, loss, op);
         boolean commitPointPassed = committed(storage(dir), generation);
         ArchiveWriter.recover(CONF, hadoopPath(dir), options(true));
+        // A delete writes no journal: before its commit point nothing is deleted, after it
+        // everything, and recovery must never bring a deleted name back.
         check(dir, k, compact
-            ? new Outcome(survivors, List.of(), commitPointPassed, false)
-            : new Outcome(survivors, doomed, !commitPointPassed, true));
+            ? new Outcome(survivors, List.of(), Present.ANY)
+            : new Outcome(survivors, doomed, commitPointPassed ? Present.NONE : Present.ALL));
       }
       String what = compact ? "compaction" : "delete";
       System.out.println(what + " (" + loss + "): " + total + " kill points checked");
@@ -226,7 +229,7 @@ abstract class CrashRecoveryBattery {
           assertEquals(added.size(), present, "k=" + k + ": committed, members lost");
         }
       }
-        check(dir, k, new Outcome(survivors, attempted, false, false));
+      check(dir, k, new Outcome(survivors, attempted, Present.ANY));
     }
     System.out.println("delete and add (" + loss + "): " + total + " kill points checked");
     assertTrue(total > 20, "too few kill points: " + total);
@@ -234,11 +237,24 @@ abstract class CrashRecoveryBattery {
 
   /**
    * What a recovered archive may hold: every member of {@code kept}; of {@code attempted}, the
-   * names an operation added or kept (all of them when {@code allAttempted}, all or none when
-   * {@code allOrNothing}, any of them otherwise).
+   * names an operation added or deleted, those that {@code present} says.
    */
-  private record Outcome(Map<String, byte[]> kept, List<String> attempted, boolean allAttempted,
-      boolean allOrNothing) {}
+  private record Outcome(Map<String, byte[]> kept, List<String> attempted, Present present) {}
+
+  /** Which of the names an operation added or deleted a recovered archive holds. */
+  private enum Present {
+    /** Every one: an add that committed, or a delete that did not. */
+    ALL,
+    /** None: a delete that committed. */
+    NONE,
+    /** Any of them: an add that had not committed (recovery rolls a prefix forward). */
+    ANY
+  }
+
+  /** The names an add attempted: all once its commit point passed, else any. */
+  private static Present addedIf(boolean commitPointPassed) {
+    return commitPointPassed ? Present.ALL : Present.ANY;
+  }
 
   /** Checks the recovered archive, its listing and verify, then appends to it. */
   private void check(Path dir, int k, Outcome outcome) throws IOException {
@@ -266,12 +282,12 @@ abstract class CrashRecoveryBattery {
         assertArrayEquals(expected.get(name), reader.get(name), "k=" + k + ": " + name);
       }
       int all = outcome.attempted().size();
-      if (outcome.allAttempted()) {
+      if (outcome.present() == Present.ALL) {
         assertEquals(all, attempted, "k=" + k + ": the operation committed but files are "
             + "missing (or a delete that did not commit removed some)");
-      } else if (outcome.allOrNothing()) {
-        assertTrue(attempted == 0 || attempted == all, "k=" + k + ": applied partly: "
-            + attempted + " of " + all);
+      } else if (outcome.present() == Present.NONE) {
+        assertEquals(0, attempted, "k=" + k + ": a committed delete was undone: " + attempted
+            + " of " + all + " deleted names are back");
       }
       assertEquals(listed.size(), reader.manifest().fileCount(), "k=" + k);
     }

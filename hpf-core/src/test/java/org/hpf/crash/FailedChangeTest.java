@@ -19,6 +19,8 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.SourceException;
 import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
@@ -33,7 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  * A change that fails while its process lives (an I/O error at any step, a source that changed)
  * throws and leaves the archive exactly as it was: the same files with the same bytes, no journal
  * or part of its own, nothing a later writer or recovery could roll forward; and the same writer
- * can make the change afterwards. {@link CrashRecoveryBattery} covers a writer that dies instead.
+ * can make the change afterwards. An I/O error after the commit point, or one whose operation
+ * took effect before it was reported (a lost reply: a rename that happened, then threw), never
+ * fails a change that was committed, nor removes what it published. {@link CrashRecoveryBattery}
+ * covers a writer that dies instead.
  */
 @Tag("slow")
 class FailedChangeTest {
@@ -66,61 +71,71 @@ class FailedChangeTest {
   }
 
   /**
-   * Fails {@code change} at each of its storage operations in turn, on a fresh copy of the base
-   * archive; after each failure checks the archive is as it was, then makes the change with the
-   * same writer and checks the archive holds {@code after}. Returns the operations exercised.
+   * Fails {@code change} at each of its storage operations in turn, closing the writer
+   * included, on a fresh copy of the base archive, with the {@code fault} given. After each,
+   * either the change threw and the archive is exactly as it was (then the same writer makes
+   * the change), or it succeeded (maybe with warnings: the fault came after its commit point)
+   * and the archive holds {@code after}, every member readable; closing the writer never
+   * throws after a commit. Returns the operations at which the change failed.
    */
-  private int failEveryStep(Map<String, byte[]> before, Map<String, byte[]> after, Change change)
-      throws IOException {
-    Path counted = tmp.resolve("count");
+  private int failEveryStep(Map<String, byte[]> before, Map<String, byte[]> after, Change change,
+      FailingStorage.Fault fault) throws IOException {
+    Path counted = tmp.resolve("count-" + fault);
     LocalTrees.copy(template, counted);
-    FailingStorage counter = new FailingStorage(storage(counted));
-    try (ArchiveWriter writer = ArchiveWriter.open(CONF, counter, options())) {
-      counter.failAt(0);
-      change.run(writer);
-    }
+    FailingStorage counter = new FailingStorage(storage(counted), fault);
+    ArchiveWriter counting = ArchiveWriter.open(CONF, counter, options());
+    counter.failAt(0);
+    change.run(counting);
+    counting.close();
     int total = counter.steps();
     Map<String, Long> files = files(template);
     int exercised = 0;
     for (int k = 1; k <= total; k++) {
-      Path dir = tmp.resolve("fail-" + k);
+      String at = "k=" + k + " (" + fault + ")";
+      Path dir = tmp.resolve("fail-" + fault + "-" + k);
       LocalTrees.copy(template, dir);
-      FailingStorage storage = new FailingStorage(storage(dir));
-      try (ArchiveWriter writer = ArchiveWriter.open(CONF, storage, options())) {
-        storage.failAt(k);
-        IOException e;
-        try {
-          change.run(writer);
-          e = null;
-        } catch (IOException failure) {
-          e = failure;
-        }
-        boolean injected = storage.failed();
-        storage.failAt(0);
-        if (!injected) {
-          // Two merge threads: a run may take fewer steps than the counted one.
-          assertTrue(e == null, "k=" + k + ": failed without an injected failure: " + e);
-          assertHolds(dir, after, "k=" + k + " (finished)");
-          continue;
-        }
-        if (e == null) {
-          // The failure came after the commit point, in cleanup: the change is complete.
-          assertHolds(dir, after, "k=" + k + " (failed after its commit)");
-          continue;
-        }
-        assertEquals(files, withoutLock(files(dir)), "k=" + k + ": files after " + e);
-        assertHolds(dir, before, "k=" + k);
+      FailingStorage storage = new FailingStorage(storage(dir), fault);
+      ArchiveWriter writer = ArchiveWriter.open(CONF, storage, options());
+      storage.failAt(k);
+      IOException e;
+      try {
         change.run(writer);
-        assertHolds(dir, after, "k=" + k + " (again)");
+        e = null;
+      } catch (IOException failure) {
+        e = failure;
+      }
+      if (e == null) {
+        // Two merge threads: a run may take fewer steps than the counted one. A failure
+        // after the commit point must not fail the change.
+        assertHolds(dir, after, at + " (succeeded, failed at " + storage.failedAt() + ")");
+      } else {
+        assertTrue(storage.failed(), at + ": failed without an injected failure: " + e);
+        assertEquals(files, withoutLock(files(dir)), at + ": files after " + e);
+        assertHolds(dir, before, at + " (failed at " + storage.failedAt() + ")");
+        change.run(writer);
+        assertHolds(dir, after, at + " (again)");
         exercised++;
       }
-      try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(dir), options())) {
-        assertFalse(writer.recovery().rolledForward(), "k=" + k);
+      writer.close(); // may meet the fault (releasing the lock): the change stands
+      releaseLeftoverLock(dir, storage, at);
+      try (ArchiveWriter reopened = ArchiveWriter.open(CONF, hadoopPath(dir), options())) {
+        assertFalse(reopened.recovery().rolledForward(), at);
       }
-      assertHolds(dir, after, "k=" + k + " (reopened)");
+      assertHolds(dir, after, at + " (reopened)");
     }
-    System.out.println("failed at " + exercised + " of " + total + " steps");
+    System.out.println(fault + ": failed at " + exercised + " of " + total + " steps");
     return exercised;
+  }
+
+  /**
+   * A lock whose deletion failed stays until its holder is gone; this process lives on, so the
+   * test removes it. Only a failure to delete it may leave it.
+   */
+  private static void releaseLeftoverLock(Path dir, FailingStorage storage, String at)
+      throws IOException {
+    if (Files.deleteIfExists(dir.resolve(ArchiveLayout.LOCK))) {
+      assertEquals("delete " + ArchiveLayout.LOCK, storage.failedAt(), at + ": lock left");
+    }
   }
 
   @Test
@@ -128,8 +143,11 @@ class FailedChangeTest {
     Map<String, byte[]> before = base();
     List<Source> added = sources("more", "c", 60, 3);
     Map<String, byte[]> after = new TreeMap<>(expected);
-    int exercised = failEveryStep(before, after, writer -> writer.appendSources(added, false));
-    assertTrue(exercised > 50, "too few failing steps: " + exercised);
+    for (FailingStorage.Fault fault : FailingStorage.Fault.values()) {
+      int exercised = failEveryStep(before, after, writer -> writer.appendSources(added, false),
+          fault);
+      assertTrue(exercised > 50, fault + ": too few failing steps: " + exercised);
+    }
   }
 
   @Test
@@ -141,11 +159,135 @@ class FailedChangeTest {
     }
     Map<String, byte[]> after = new TreeMap<>(before);
     doomed.forEach(after::remove);
-    assertTrue(failEveryStep(before, after, writer -> writer.delete(doomed)) > 10);
+    for (FailingStorage.Fault fault : FailingStorage.Fault.values()) {
+      assertTrue(failEveryStep(before, after, writer -> writer.delete(doomed), fault) > 10);
+    }
     try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(template), options())) {
       writer.delete(doomed);
     }
-    assertTrue(failEveryStep(after, after, writer -> writer.compact(0.9)) > 10);
+    for (FailingStorage.Fault fault : FailingStorage.Fault.values()) {
+      assertTrue(failEveryStep(after, after, writer -> writer.compact(0.9), fault) > 10);
+    }
+  }
+
+  /**
+   * A create that fails at any step, closing included, either threw and left no archive (the
+   * directory is removed, unless removing it was the step that failed, and then no generation
+   * is committed in it) or succeeded and holds every member.
+   */
+  @Test
+  void aCreateThatFailsAtAnyStepLeavesNoArchiveOrAWholeOne() throws IOException {
+    List<Source> members = sources("created", "a", 40, 7);
+    Map<String, byte[]> created = new TreeMap<>(expected);
+    Change create = writer -> {
+      for (Source member : members) {
+        writer.add(member.name(), expected.get(member.name()), member.mtimeMillis());
+      }
+      writer.commit();
+    };
+    for (FailingStorage.Fault fault : FailingStorage.Fault.values()) {
+      FailingStorage counter = new FailingStorage(storage(tmp.resolve("count-create-" + fault)),
+          fault);
+      ArchiveWriter counting = ArchiveWriter.create(CONF, counter, options());
+      counter.failAt(0);
+      create.run(counting);
+      counting.close();
+      int total = counter.steps();
+      int exercised = 0;
+      for (int k = 1; k <= total; k++) {
+        String at = "k=" + k + " (" + fault + ")";
+        Path dir = tmp.resolve("create-" + fault + "-" + k);
+        FailingStorage storage = new FailingStorage(storage(dir), fault);
+        ArchiveWriter writer = ArchiveWriter.create(CONF, storage, options());
+        storage.failAt(k);
+        IOException e;
+        try {
+          create.run(writer);
+          e = null;
+        } catch (IOException failure) {
+          e = failure;
+        }
+        writer.close(); // may meet the fault: a committed create stands
+        releaseLeftoverLock(dir, storage, at);
+        if (e == null) {
+          assertHolds(dir, created, at + " (succeeded, failed at " + storage.failedAt() + ")");
+          continue;
+        }
+        exercised++;
+        assertFalse(Files.exists(dir.resolve(Manifest.fileName(1))),
+            at + ": a create that threw committed: " + e);
+        assertTrue(!Files.exists(dir) || storage.failedAt().startsWith("deleteRoot"),
+            at + ": a failed create left its directory: " + e);
+      }
+      System.out.println("create " + fault + ": failed at " + exercised + " of " + total
+          + " steps");
+      assertTrue(exercised > 30, fault + ": too few failing steps: " + exercised);
+    }
+  }
+
+  /**
+   * Storage whose manifest rename takes effect and then throws, and which then cannot read a
+   * manifest back: whether the commit happened cannot be told.
+   */
+  private static final class UnsettledRename extends FaultyStorage {
+    private volatile boolean renamed;
+
+    UnsettledRename(ArchiveStorage delegate) {
+      super(delegate);
+    }
+
+    @Override
+    void mutation(String operation) {}
+
+    @Override
+    void applied(String operation) throws IOException {
+      if (!renamed && operation.startsWith("rename " + Manifest.DIR + "/.tmp-")) {
+        renamed = true;
+        throw new IOException("connection reset by peer");
+      }
+    }
+
+    @Override
+    void access(String operation) throws IOException {
+      if (renamed && operation.startsWith("open " + Manifest.DIR + "/")) {
+        throw new IOException("NameNode unreachable");
+      }
+    }
+  }
+
+  /**
+   * A commit whose outcome cannot be settled throws, says so and removes nothing: here the
+   * rename took effect, so the archive holds the whole change, and the created archive stays.
+   */
+  @Test
+  void aCommitWhoseOutcomeIsUnknownRemovesNothing() throws IOException {
+    Map<String, byte[]> before = base();
+    List<Source> added = sources("more", "c", 60, 3);
+    Map<String, byte[]> after = new TreeMap<>(expected);
+    Path dir = tmp.resolve("unsettled-append");
+    LocalTrees.copy(template, dir);
+    try (ArchiveWriter writer = ArchiveWriter.open(CONF, new UnsettledRename(storage(dir)),
+        options())) {
+      IOException e = assertThrows(IOException.class, () -> writer.appendSources(added, false));
+      assertTrue(e.getMessage().contains("could not tell whether generation 2 was committed"),
+          e.getMessage());
+    }
+    assertHolds(dir, after, "unknown append outcome");
+    try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(dir), options())) {
+      assertFalse(writer.recovery().rolledForward());
+    }
+    assertHolds(dir, after, "unknown append outcome, recovered");
+    assertTrue(before.size() < after.size());
+
+    Path createdDir = tmp.resolve("unsettled-create");
+    try (ArchiveWriter writer = ArchiveWriter.create(CONF,
+        new UnsettledRename(storage(createdDir)), options())) {
+      for (Map.Entry<String, byte[]> member : before.entrySet()) {
+        writer.add(member.getKey(), member.getValue(), 0);
+      }
+      assertThrows(IOException.class, writer::commit);
+    }
+    assertHolds(createdDir, before, "unknown create outcome");
   }
 
   /** A source longer or shorter than when it was listed fails the append, which changes nothing. */

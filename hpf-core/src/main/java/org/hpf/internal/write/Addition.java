@@ -26,9 +26,13 @@ import org.slf4j.LoggerFactory;
 final class Addition {
   private static final Logger LOG = LoggerFactory.getLogger(Addition.class);
 
-  /** What was merged and committed. */
+  /**
+   * What was merged and committed; {@code warnings}, what failed after the commit point (it did
+   * not undo the commit).
+   */
   record Outcome(GenerationCommit.Result commit, List<PartInfo> parts, long files,
-      long replaced, long deleted, long bytes, long mergeNanos, long indexNanos) {}
+      long replaced, long deleted, long bytes, long mergeNanos, long indexNanos,
+      List<String> warnings) {}
 
   private final ArchiveStorage storage;
   private final GenerationCommit commit;
@@ -145,7 +149,11 @@ final class Addition {
     return files.get();
   }
 
-  /** Seals the parts, builds the index, publishes the generation and drops the journal. */
+  /**
+   * Seals the parts, builds the index, publishes the generation and drops the journal. Throws
+   * only if the generation was not committed (then {@link #abort} drops the rest), or if that
+   * is unknown ({@link UnsettledCommitException}: the journal is gone, the parts stay).
+   */
   Outcome commit(ExecutorService pool) throws IOException {
     journalDeletions();
     List<PartInfo> parts = lanes.sealAll();
@@ -155,18 +163,40 @@ final class Addition {
     for (PartInfo part : parts) {
       commit.addPart(part);
     }
-    GenerationCommit.Result result = commit.commit(pool);
+    GenerationCommit.Result result;
+    try {
+      result = commit.commit(pool);
+    } catch (UnsettledCommitException e) {
+      // Committed or not, the journal must not be rolled forward again; the parts may be named.
+      forget(e);
+      throw e;
+    }
     long committed = System.nanoTime();
-    commit.close();
+    List<String> warnings = new ArrayList<>(result.warnings());
     try {
       storage.delete(journalName);
-    } catch (IOException e) {
-      // Committed already: the journal of a committed generation is ignored and collected.
-      LOG.warn("generation {} committed but its journal could not be deleted: {}",
-          commit.generation(), e.toString());
+    } catch (IOException | RuntimeException e) {
+      // The journal of a committed generation is ignored and collected by the next writer.
+      warnings.add("generation " + commit.generation() + " committed, but its journal could "
+          + "not be deleted (the next writer removes it): " + e);
+      LOG.warn("{}: {}", storage.location(), warnings.get(warnings.size() - 1));
     }
     return new Outcome(result, parts, files.get(), replaced.get(), deleted.get(), bytes.get(),
-        merged - start, committed - merged);
+        merged - start, committed - merged, warnings);
+  }
+
+  /** Drops the journal and the scratch files, and nothing else. */
+  private void forget(IOException cause) {
+    try {
+      storage.delete(journalName);
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+    try {
+      commit.close();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
   }
 
   /**

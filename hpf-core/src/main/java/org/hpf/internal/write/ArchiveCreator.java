@@ -27,23 +27,28 @@ public final class ArchiveCreator {
   public static CreateResult create(Configuration conf, Path archive, List<Path> sourceRoots,
       WriterOptions options) throws IOException {
     long start = System.nanoTime();
-    try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options)) {
+    ArchiveWriter writer = ArchiveWriter.create(conf, archive, options);
+    CreateResult result;
+    try (writer) {
       writer.addTree(sourceRoots, false);
-      return finish(writer, start);
+      result = finish(writer, start);
     }
+    return result.withWarnings(writer.closeWarnings());
   }
 
   /** Creates an archive in {@code storage} (the seam tests use to inject faults). */
   public static CreateResult create(ArchiveStorage storage, List<Source> sources,
       WriterOptions options) throws IOException {
     long start = System.nanoTime();
-    try (ArchiveWriter writer = ArchiveWriter.create(new Configuration(false), storage,
-        options)) {
+    ArchiveWriter writer = ArchiveWriter.create(new Configuration(false), storage, options);
+    CreateResult result;
+    try (writer) {
       options.progress().started(sources.size(),
           sources.stream().mapToLong(Source::length).sum());
       writer.addSources(sources.iterator(), false);
-      return finish(writer, start);
+      result = finish(writer, start);
     }
+    return result.withWarnings(writer.closeWarnings());
   }
 
   private static CreateResult finish(ArchiveWriter writer, long start) throws IOException {

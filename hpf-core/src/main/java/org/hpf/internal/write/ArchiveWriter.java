@@ -6,6 +6,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -78,6 +79,10 @@ public final class ArchiveWriter implements AutoCloseable {
   /** The last commit's figures, for {@link #createResult}. */
   private Addition.Outcome lastOutcome;
   private ChangeResult lastResult;
+  /** True once a commit of this writer (or its recovery) passed its commit point, or may have. */
+  private boolean committedAny;
+  /** What failed while closing a writer that had committed (see {@link #closeWarnings}). */
+  private final List<String> closeWarnings = new ArrayList<>();
   /** Members of the last tree added that were skipped as identical. */
   private long skipped;
   /** The links the last tree added met (null before one was). */
@@ -96,6 +101,8 @@ public final class ArchiveWriter implements AutoCloseable {
     this.pool = pool;
     this.recovery = recovery;
     this.creating = creating;
+    // A generation recovery rolled forward is committed like one of this writer's.
+    this.committedAny = recovery != null && recovery.rolledForward();
     if (creating == null) {
       refresh();
     }
@@ -171,9 +178,9 @@ public final class ArchiveWriter implements AutoCloseable {
   /** Recovers an archive whose writer died, and releases it. */
   public static Recovery.Report recover(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    try (ArchiveWriter writer = open(conf, archive, options)) {
-      return writer.recovery;
-    }
+    ArchiveWriter writer = open(conf, archive, options);
+    writer.close();
+    return writer.recovery.withWarnings(writer.closeWarnings());
   }
 
   /** What recovery did when this writer opened the archive (null for a create). */
@@ -409,8 +416,9 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /**
    * Publishes the members added since the last commit as one new generation (for a create,
-   * the archive's first, even with no member). Any failure aborts them: the archive stays as it
-   * was.
+   * the archive's first, even with no member). Any failure before the commit point aborts them:
+   * the archive stays as it was; a failure after it is a warning in the result. If whether the
+   * generation was committed cannot be told, nothing is removed and the call throws.
    */
   public ChangeResult commit() throws IOException {
     checkOpen();
@@ -423,6 +431,10 @@ public final class ArchiveWriter implements AutoCloseable {
     Addition.Outcome outcome;
     try {
       outcome = addition.commit(pool);
+    } catch (UnsettledCommitException e) {
+      addition = null;
+      unsettled(e);
+      throw e;
     } catch (IOException | RuntimeException | Error e) {
       abortQuietly(e);
       throw e;
@@ -430,8 +442,8 @@ public final class ArchiveWriter implements AutoCloseable {
     addition = null;
     long bytes = outcome.parts().stream().mapToLong(PartInfo::length).sum();
     lastOutcome = outcome;
-    return finish(outcome.commit(), outcome.files() - outcome.replaced(), outcome.replaced(),
-        outcome.deleted(), bytes, outcome.parts().size(), 0, additionStart);
+    return finish(outcome.commit(), outcome.warnings(), outcome.files() - outcome.replaced(),
+        outcome.replaced(), outcome.deleted(), bytes, outcome.parts().size(), 0, additionStart);
   }
 
   /** The create's figures, after the commit of a writer from {@link #create}. */
@@ -448,7 +460,8 @@ public final class ArchiveWriter implements AutoCloseable {
         created.originalBytes(), created.storedBytes(), created.parts().size(),
         directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
         lastOutcome.mergeNanos() / 1_000_000, lastOutcome.indexNanos() / 1_000_000,
-        (System.nanoTime() - startNanos) / 1_000_000, lastResult.hdfs(), lastResult.links());
+        (System.nanoTime() - startNanos) / 1_000_000, lastResult.hdfs(), lastResult.links(),
+        lastResult.warnings());
   }
 
   /** Drops the members added since the last commit; the archive stays as it was. */
@@ -535,8 +548,8 @@ public final class ArchiveWriter implements AutoCloseable {
         }
         commit.delete(name, existing);
       }
-      return finish(collectOnFailure(() -> commit.commit(pool)), 0, 0, unique.size(), 0, 0, 0,
-          start);
+      GenerationCommit.Result result = collectOnFailure(() -> commit.commit(pool));
+      return finish(result, List.of(), 0, 0, unique.size(), 0, 0, 0, start);
     }
   }
 
@@ -556,8 +569,9 @@ public final class ArchiveWriter implements AutoCloseable {
       Compactor.Outcome outcome = collectOnFailure(() -> Compactor.run(storage, manifest,
           current, commit, minLiveFraction, nextPartId(storage, manifest), manifest.partSize(),
           options.progress()));
-      return finish(collectOnFailure(() -> commit.commit(pool)), 0, 0, 0, outcome.bytesWritten(),
-          outcome.partsWritten(), outcome.partsRemoved(), start);
+      GenerationCommit.Result result = collectOnFailure(() -> commit.commit(pool));
+      return finish(result, List.of(), 0, 0, 0, outcome.bytesWritten(), outcome.partsWritten(),
+          outcome.partsRemoved(), start);
     }
   }
 
@@ -567,10 +581,16 @@ public final class ArchiveWriter implements AutoCloseable {
     T run() throws IOException;
   }
 
-  /** Runs a step; on failure removes the files it wrote, which no generation names. */
+  /**
+   * Runs a step; on failure removes the files it wrote, which no generation names. A commit
+   * whose outcome is unknown removes nothing: the generation may name them.
+   */
   private <T> T collectOnFailure(Step<T> step) throws IOException {
     try {
       return step.run();
+    } catch (UnsettledCommitException e) {
+      unsettled(e);
+      throw e;
     } catch (IOException | RuntimeException | Error e) {
       try {
         GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
@@ -604,16 +624,19 @@ public final class ArchiveWriter implements AutoCloseable {
         manifest.partSize(), options);
   }
 
-  private ChangeResult finish(GenerationCommit.Result result, long added, long replacedCount,
-      long deleted, long bytes, int partsWritten, int partsRemoved, long start)
-      throws IOException {
-    afterCommit(result.manifest());
+  /** Reports a commit; runs after its commit point, so it does not throw. */
+  private ChangeResult finish(GenerationCommit.Result result, List<String> warnings, long added,
+      long replacedCount, long deleted, long bytes, int partsWritten, int partsRemoved,
+      long start) {
+    List<String> all = new ArrayList<>(result.warnings());
+    all.addAll(warnings);
+    all.addAll(afterCommit(result.manifest()));
     lastResult = new ChangeResult(result.manifest().generation(), added, replacedCount, deleted,
         bytes, partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
         result.manifest().fileCount(),
         (System.nanoTime() - start) / 1_000_000,
         HdfsIntegration.afterCommit(storage, result.manifest()), // after GC: unpins its files
-        links == null ? new SourceLinks() : links, skipped);
+        links == null ? new SourceLinks() : links, skipped, all);
     links = null;
     skipped = 0;
     return lastResult;
@@ -622,20 +645,38 @@ public final class ArchiveWriter implements AutoCloseable {
   /**
    * Moves to the generation just committed, then removes what no kept generation needs. The
    * change is committed already: a failure here must not report it as failed (a caller would
-   * retry it), so the reader is reopened when next needed and garbage waits for the next commit.
+   * retry it), so the reader is reopened when next needed and garbage waits for the next commit;
+   * returns the failures, as warnings.
    */
-  private void afterCommit(Manifest committed) {
+  private List<String> afterCommit(Manifest committed) {
     manifest = committed;
+    committedAny = true;
+    List<String> warnings = new ArrayList<>();
     try {
       closeReader();
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       LOG.warn("could not close the reader of the previous generation: {}", e.toString());
     }
     try {
       GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
-    } catch (IOException e) {
-      LOG.warn("generation {} committed, but removing files no generation needs failed (the "
-          + "next commit retries): {}", committed.generation(), e.toString());
+    } catch (IOException | RuntimeException e) {
+      warnings.add("generation " + committed.generation() + " committed, but removing files "
+          + "no generation needs failed (the next writer retries): " + e);
+      LOG.warn("{}: {}", storage.location(), warnings.get(0));
+    }
+    return warnings;
+  }
+
+  /**
+   * After a commit whose outcome is unknown: the current generation is read again when next
+   * needed, and closing never removes a created archive that may have been committed.
+   */
+  private void unsettled(UnsettledCommitException e) {
+    committedAny = true;
+    try {
+      refresh();
+    } catch (IOException | RuntimeException cause) {
+      e.addSuppressed(cause);
     }
   }
 
@@ -687,7 +728,9 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /**
    * Aborts members not committed, then releases the lock. A create that never committed
-   * removes the archive directory.
+   * removes the archive directory. A writer that committed does not fail to close for a lock it
+   * could not release: its changes stand, and the failure is one of {@link #closeWarnings}
+   * (the next writer takes over a lock whose holder is gone).
    */
   @Override
   public void close() throws IOException {
@@ -701,19 +744,37 @@ public final class ArchiveWriter implements AutoCloseable {
       pool.shutdownNow();
       awaitTermination();
       try {
-        if (reader != null) {
-          reader.close();
+        release();
+      } catch (IOException | RuntimeException e) {
+        if (!committedAny) {
+          throw e;
         }
-      } finally {
-        lock.release();
-        if (creating != null && manifest == null) {
-          // Nothing was committed and nobody else can have used this directory: remove it.
-          try {
-            storage.deleteRoot();
-          } catch (IOException e) {
-            LOG.warn("could not remove the failed archive {}: {}", storage.location(),
-                e.toString());
-          }
+        closeWarnings.add("the change is committed, but closing the writer failed (a lock "
+            + "left behind is taken over once this process is gone): " + e);
+        LOG.warn("{}: {}", storage.location(), closeWarnings.get(closeWarnings.size() - 1));
+      }
+    }
+  }
+
+  /** What went wrong closing this writer after it had committed: nothing was undone. */
+  public List<String> closeWarnings() {
+    return List.copyOf(closeWarnings);
+  }
+
+  private void release() throws IOException {
+    try {
+      if (reader != null) {
+        reader.close();
+      }
+    } finally {
+      lock.release();
+      if (creating != null && manifest == null && !committedAny) {
+        // Nothing was committed and nobody else can have used this directory: remove it.
+        try {
+          storage.deleteRoot();
+        } catch (IOException e) {
+          LOG.warn("could not remove the failed archive {}: {}", storage.location(),
+              e.toString());
         }
       }
     }

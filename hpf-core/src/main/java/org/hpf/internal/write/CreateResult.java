@@ -1,17 +1,30 @@
 package org.hpf.internal.write;
 
+import java.util.List;
 import org.hpf.internal.hdfs.HdfsReport;
 
 /**
  * What a create wrote, with the figures that size an archive: index bytes per file and bits per
  * key of the functions (as stored), and where the time went; {@code hdfs} says what the HDFS
  * integration did or skipped (docs/HDFS.md), {@code links} what the walk of the sources did
- * with symbolic links.
+ * with symbolic links; {@code warnings}, what failed after the commit point without undoing
+ * the create (cleanup that the next writer does instead).
  */
 public record CreateResult(String archive, long generation, long files, long originalBytes,
     long storedBytes, int parts, int buckets, int globalDepth, long indexBytes,
     long functionBytes, long mergeMillis, long indexMillis, long totalMillis, HdfsReport hdfs,
-    SourceLinks links) {
+    SourceLinks links, List<String> warnings) {
+
+  public CreateResult {
+    warnings = List.copyOf(warnings);
+  }
+
+  /** This result with {@code more} warnings (those of closing the writer, say). */
+  public CreateResult withWarnings(List<String> more) {
+    return new CreateResult(archive, generation, files, originalBytes, storedBytes, parts,
+        buckets, globalDepth, indexBytes, functionBytes, mergeMillis, indexMillis, totalMillis,
+        hdfs, links, Warnings.join(warnings, more));
+  }
 
   public double indexBytesPerFile() {
     return files == 0 ? 0 : (double) indexBytes / files;

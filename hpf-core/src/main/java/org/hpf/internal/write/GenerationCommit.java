@@ -62,9 +62,15 @@ final class GenerationCommit implements AutoCloseable {
     }
   }
 
-  /** What a commit wrote, for reports. */
+  /**
+   * What a commit wrote, for reports; {@code warnings}, what failed after the commit point (it
+   * did not undo the commit).
+   */
   record Result(Manifest manifest, DirectoryFile directory, int bucketsWritten,
-      long indexBytesWritten) {}
+      long indexBytesWritten, List<String> warnings) {}
+
+  /** A generation written in full and not yet published. */
+  private record Written(Manifest manifest, LayerBuilder layer) {}
 
   /**
    * Name entries spill as Op, Length, MTime, the entry's Part, Flags, Offset and EntryLength
@@ -94,6 +100,8 @@ final class GenerationCommit implements AutoCloseable {
   /** Set by {@link #put}: the new names must then be checked against each other and the old. */
   private boolean addsMembers;
   private boolean committed;
+  /** Set by the first {@link #close}: a commit that published closes itself. */
+  private boolean closed;
   private DirectoryFile lastDirectory;
 
   /**
@@ -284,17 +292,31 @@ final class GenerationCommit implements AutoCloseable {
       throw new IllegalStateException("generation " + generation + " was already committed");
     }
     committed = true;
+    Written written;
     List<NamesSegment> segments = writeNames();
     try {
-      return commitIndex(pool, segments);
+      written = writeIndex(pool, segments);
     } catch (RecordStreams.Collision e) {
       throw namedCollision(e.getCause());
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
+    List<String> warnings = new ArrayList<>(publish(storage, written.manifest()));
+    // The commit point has passed: nothing from here on may fail the commit.
+    try {
+      close();
+    } catch (IOException | RuntimeException e) {
+      warnings.add("generation " + generation + " committed, but the writer's scratch files "
+          + "could not be removed: " + e);
+    }
+    LayerBuilder layer = written.layer();
+    return layer == null ? new Result(written.manifest(), null, 0, 0, warnings)
+        : new Result(written.manifest(), lastDirectory, layer.bucketsWritten(),
+            layer.indexBytesWritten(), warnings);
   }
 
-  private Result commitIndex(ExecutorService pool, List<NamesSegment> segments)
+  /** Writes the index layer this commit needs; returns the manifest that names it all. */
+  private Written writeIndex(ExecutorService pool, List<NamesSegment> segments)
       throws IOException {
     long pendingCount = records.count();
     List<Layer> layers = new ArrayList<>();
@@ -340,10 +362,7 @@ final class GenerationCommit implements AutoCloseable {
       Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
           hashAlgorithm, fileCount, originalBytes, storedBytes, capacity, blockSize,
           partSize, layers, segments, partList);
-      publish(storage, manifest);
-      return layer == null ? new Result(manifest, null, 0, 0)
-          : new Result(manifest, lastDirectory, layer.bucketsWritten(),
-              layer.indexBytesWritten());
+      return new Written(manifest, layer);
     }
   }
 
@@ -506,8 +525,13 @@ final class GenerationCommit implements AutoCloseable {
         + colliding.get(1) + "' have the same 128-bit hash " + hex);
   }
 
+  /** Removes the scratch files (done by a commit that published; a no-op after it). */
   @Override
   public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       names.close();
     } finally {
@@ -515,12 +539,17 @@ final class GenerationCommit implements AutoCloseable {
     }
   }
 
-  /** Publishes a generation: write the manifest under a temporary name, then rename it. */
-  static void publish(ArchiveStorage storage, Manifest manifest) throws IOException {
+  /**
+   * Publishes a generation: write the manifest under a temporary name, then rename it (see
+   * {@link ManifestRename} for a rename that throws). Returns normally once the generation is
+   * committed, with what went wrong without preventing it.
+   */
+  static List<String> publish(ArchiveStorage storage, Manifest manifest) throws IOException {
     String temporary = ArchiveLayout.temporaryManifest(manifest.generation(),
         UUID.randomUUID().toString());
-    writeSmallFile(storage, temporary, manifest.toBytes());
-    storage.rename(temporary, Manifest.fileName(manifest.generation()));
+    byte[] bytes = manifest.toBytes();
+    writeSmallFile(storage, temporary, bytes);
+    return ManifestRename.run(storage, temporary, manifest.generation(), bytes);
   }
 
   static void writeSmallFile(ArchiveStorage storage, String name, byte[] bytes)

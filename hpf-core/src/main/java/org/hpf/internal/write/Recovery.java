@@ -2,7 +2,9 @@ package org.hpf.internal.write;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -38,10 +40,23 @@ import org.slf4j.LoggerFactory;
 public final class Recovery {
   private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
-  /** What recovery found and did. */
+  /**
+   * What recovery found and did; {@code warnings}, what failed after a roll-forward's commit
+   * point without undoing it (cleanup that the next writer does instead).
+   */
   public record Report(int staleJournals, boolean rolledForward, long generation, long entries,
       long droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted,
-      String rolledBack) {
+      String rolledBack, List<String> warnings) {
+
+    public Report {
+      warnings = List.copyOf(warnings);
+    }
+
+    /** This report with {@code more} warnings (those of closing the writer, say). */
+    public Report withWarnings(List<String> more) {
+      return new Report(staleJournals, rolledForward, generation, entries, droppedEntries,
+          tornTail, salvagedParts, filesDeleted, rolledBack, Warnings.join(warnings, more));
+    }
 
     public boolean didAnything() {
       return staleJournals > 0 || rolledForward || filesDeleted > 0 || droppedEntries > 0
@@ -110,15 +125,29 @@ public final class Recovery {
     }
     Report forward = pending == null ? null : rollForward(storage, pending, committed, options,
         pool);
-    int deleted = GarbageCollector.collect(storage, options.retainGenerations(), Set.of())
-        + stagingRemoved;
+    List<String> warnings = new ArrayList<>();
+    int deleted = stagingRemoved;
+    try {
+      deleted += GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+    } catch (IOException | RuntimeException e) {
+      if (forward == null || !forward.rolledForward) {
+        throw e;
+      }
+      // The roll-forward is committed: this is cleanup, which the next writer retries.
+      warnings.add("generation " + forward.generation + " committed, but removing files no "
+          + "generation needs failed (the next writer retries): " + e);
+    }
     Report report = forward == null
-        ? new Report(stale, false, committed, 0, 0, false, 0, deleted, null)
+        ? new Report(stale, false, committed, 0, 0, false, 0, deleted, null, warnings)
         : new Report(stale, forward.rolledForward, forward.generation, forward.entries,
             forward.droppedEntries, forward.tornTail, forward.salvagedParts,
-            deleted + forward.filesDeleted, forward.rolledBack);
+            deleted + forward.filesDeleted, forward.rolledBack,
+            Warnings.join(forward.warnings, warnings));
     if (report.didAnything()) {
       LOG.warn("recovered {}: {}", storage.location(), report.describe());
+    }
+    for (String warning : report.warnings()) {
+      LOG.warn("{}: {}", storage.location(), warning);
     }
     return report;
   }
@@ -160,7 +189,7 @@ public final class Recovery {
       if (JournalReader.headerIsTorn(in, storage.location(journalName))) {
         // The writer died before its journal header was durable: nothing to redo.
         storage.delete(journalName);
-        return new Report(0, false, committed, 0, 0, true, 0, 1, null);
+        return new Report(0, false, committed, 0, 0, true, 0, 1, null, List.of());
       }
       long[] ordinal = {0};
       try {
@@ -212,7 +241,7 @@ public final class Recovery {
     }
     if (scan.entries() == 0) {
       storage.delete(journalName);
-      return new Report(0, false, committed, 0, 0, scan.tornTail(), 0, 1, null);
+      return new Report(0, false, committed, 0, 0, scan.tornTail(), 0, 1, null, List.of());
     }
     Set<String> protect = new HashSet<>();
     protect.add(journalName);
@@ -267,23 +296,41 @@ public final class Recovery {
           }
         });
       }
+      GenerationCommit.Result result;
       try {
-        commit.commit(pool);
+        result = commit.commit(pool);
       } catch (DuplicateNameException | HashCollisionException e) {
         // The writer would have failed this commit itself: roll back, as its abort would have.
         storage.delete(journalName);
         int collected = GarbageCollector.collect(storage, options.retainGenerations(),
             Set.of());
         return new Report(0, false, committed, 0, invalid.size(), scan.tornTail(), 0,
-            deleted + collected + 1, e.getMessage());
+            deleted + collected + 1, e.getMessage(), List.of());
       }
-      storage.delete(journalName);
+      // Committed: what fails from here on is cleanup, and the next writer redoes it.
+      List<String> warnings = new ArrayList<>(result.warnings());
+      try {
+        storage.delete(journalName);
+      } catch (IOException | RuntimeException e) {
+        warnings.add("generation " + commit.generation() + " committed from the journal, but "
+            + "the journal could not be deleted (the next writer removes it): " + e);
+      }
       return new Report(0, true, commit.generation(), recovered[0], invalid.size(),
-          scan.tornTail(), salvaged, deleted, null);
+          scan.tornTail(), salvaged, deleted, null, warnings);
     } finally {
-      if (reader != null) {
-        reader.close();
-      }
+      closeQuietly(reader);
+    }
+  }
+
+  /** Closes a reader whose reading is over (its failure cannot change the archive). */
+  private static void closeQuietly(HpfReader reader) {
+    if (reader == null) {
+      return;
+    }
+    try {
+      reader.close();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not close the reader of the previous generation: {}", e.toString());
     }
   }
 

@@ -1,0 +1,22 @@
+package org.hpf.internal.write;
+
+import java.io.IOException;
+
+/**
+ * The rename of a generation's manifest failed and the manifest could not be read back, so
+ * whether the generation was committed is unknown. The writer removed nothing that the
+ * generation names: the next writer (or {@code hpf recover}) finds the archive at that
+ * generation or at the one before, and removes the leftovers of whichever it is not.
+ */
+final class UnsettledCommitException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  UnsettledCommitException(String location, long generation, IOException rename,
+      Exception readBack) {
+    super(location + ": could not tell whether generation " + generation + " was committed: "
+        + "renaming its manifest failed (" + rename.getMessage() + ") and reading it back "
+        + "failed (" + readBack.getMessage() + "); nothing was removed: run hpf recover, then "
+        + "hpf info to see which generation is current", rename);
+    addSuppressed(readBack);
+  }
+}
