@@ -8,7 +8,7 @@ public enum FileKind {
   MANIFEST(1, 2),
   DIRECTORY(2, 1),
   INDEX(3, 2),
-  PART(4, 1),
+  PART(4, 2),
   NAMES(5, 2),
   JOURNAL(6, 3);
 
