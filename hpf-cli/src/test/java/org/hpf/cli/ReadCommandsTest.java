@@ -107,7 +107,7 @@ class ReadCommandsTest {
   void infoTextHasEveryField() {
     Cli.Result r = Cli.run("info", archive);
     assertEquals(ExitCodes.OK, r.code(), r::toString);
-    for (String label : List.of("format version         2", "generation             1",
+    for (String label : List.of("format version         3", "generation             1",
         "files                  40", "bytes", "parts", "index files", "index bytes per file",
         "buckets", "global depth", "bits per key", "index layers           1", "  layer 0",
         "names segments", "block size", "NameNode", "  this archive", "  as plain files",

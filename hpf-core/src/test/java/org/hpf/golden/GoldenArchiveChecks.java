@@ -89,6 +89,9 @@ abstract class GoldenArchiveChecks {
     if (version == 1 || (version == 2 && kind == FileKind.PART)) {
       return 1; // parts are version 2 from format 3 on (chunk checksums)
     }
+    if (version == 2 && kind == FileKind.MANIFEST) {
+      return 2; // version 3 says its generation's parts may be of version 2
+    }
     return kind.version();
   }
 
