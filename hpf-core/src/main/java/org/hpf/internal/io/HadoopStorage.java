@@ -5,12 +5,16 @@ import com.google.common.base.Suppliers;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -106,7 +110,7 @@ public final class HadoopStorage implements ArchiveStorage {
       in.close();
       throw e;
     }
-    return new HadoopInput(name, in, length);
+    return new HadoopInput(name, in, length, () -> fs.open(path));
   }
 
   @Override
@@ -264,16 +268,35 @@ public final class HadoopStorage implements ArchiveStorage {
     }
   }
 
-  /** An open archive file read with positioned reads, bounded by its length. */
+  /**
+   * An open archive file read with positioned reads, bounded by its length. Many threads share
+   * one: a thread interrupted in a read (a cancelled task) fails that read alone. Where the
+   * interrupt closed the stream (the local file system reads through a channel, which an
+   * interrupt closes), the next read opens the file again.
+   */
   public static class HadoopInput implements ArchiveInput {
+    /** Opens the file again. */
+    @FunctionalInterface
+    public interface Reopener {
+      FSDataInputStream open() throws IOException;
+    }
+
     private final String name;
-    private final FSDataInputStream in;
+    private volatile FSDataInputStream in;
     private final long length;
+    /** Null: the stream is not opened again (a closed stream fails the reads that follow). */
+    private final Reopener reopener;
+    private volatile boolean closed;
 
     public HadoopInput(String name, FSDataInputStream in, long length) {
+      this(name, in, length, null);
+    }
+
+    public HadoopInput(String name, FSDataInputStream in, long length, Reopener reopener) {
       this.name = name;
       this.in = in;
       this.length = length;
+      this.reopener = reopener;
     }
 
     @Override
@@ -292,11 +315,40 @@ public final class HadoopStorage implements ArchiveStorage {
         throw new EOFException(name + ": read of " + len + " bytes at " + position
             + " passes the end of the file (" + length + " bytes)");
       }
-      in.readFully(position, buffer, offset, len);
+      FSDataInputStream current = in;
+      try {
+        current.readFully(position, buffer, offset, len);
+      } catch (IOException | FSError e) {
+        Throwable cause = e instanceof FSError ? e.getCause() : e;
+        if (cause instanceof ClosedByInterruptException) {
+          InterruptedIOException interrupted =
+              new InterruptedIOException(name + ": read interrupted");
+          interrupted.initCause(cause);
+          throw interrupted;
+        }
+        if (!(cause instanceof ClosedChannelException) || reopener == null || closed) {
+          throw e;
+        }
+        reopen(current).readFully(position, buffer, offset, len);
+      }
+    }
+
+    /** Replaces a stream that an interrupt closed, once, whichever reader meets it first. */
+    private synchronized FSDataInputStream reopen(FSDataInputStream failed) throws IOException {
+      if (in == failed) {
+        try {
+          failed.close();
+        } catch (IOException e) {
+          // already closed by the interrupt
+        }
+        in = reopener.open();
+      }
+      return in;
     }
 
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
+      closed = true;
       in.close();
     }
   }
