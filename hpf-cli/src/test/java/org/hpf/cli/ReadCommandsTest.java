@@ -121,7 +121,7 @@ class ReadCommandsTest {
   @SuppressWarnings("unchecked")
   void infoJsonFigures() throws IOException {
     Map<String, Object> info = TestTrees.info(archive);
-    assertEquals(2, info.get("formatVersion"));
+    assertEquals(3, info.get("formatVersion"));
     assertEquals(1, info.get("generation"));
     assertEquals(40, info.get("files"));
     long original = files.values().stream().mapToLong(b -> b.length).sum();
