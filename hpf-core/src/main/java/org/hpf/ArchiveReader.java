@@ -29,9 +29,11 @@ public interface ArchiveReader extends Closeable {
   byte[] get(String name) throws IOException;
 
   /**
-   * Opens a member as a stream. Members up to 1 MiB, and compressed ones, are read and checked
-   * whole before the first byte is returned; a larger raw member streams, and its checksum is
-   * checked when the stream reaches its end (reading it only in part checks nothing).
+   * Opens a member as a stream; no byte is returned before it was checked. Members up to 1 MiB,
+   * and compressed ones, are read and checked whole before the first byte is returned; a larger
+   * raw member streams a 64 KiB chunk at a time, each checked against its chunk checksum (so a
+   * skip and a read in the middle are checked too), and against its whole checksum at the end
+   * (an archive written before chunk checksums: the whole member is read and checked first).
    *
    * @param name the member's name
    * @return a stream of its bytes; close it

@@ -107,7 +107,7 @@ class ReadCommandsTest {
   void infoTextHasEveryField() {
     Cli.Result r = Cli.run("info", archive);
     assertEquals(ExitCodes.OK, r.code(), r::toString);
-    for (String label : List.of("format version         2", "generation             1",
+    for (String label : List.of("format version         3", "generation             1",
         "files                  40", "bytes", "parts", "index files", "index bytes per file",
         "buckets", "global depth", "bits per key", "index layers           1", "  layer 0",
         "names segments", "block size", "NameNode", "  this archive", "  as plain files",
@@ -121,7 +121,7 @@ class ReadCommandsTest {
   @SuppressWarnings("unchecked")
   void infoJsonFigures() throws IOException {
     Map<String, Object> info = TestTrees.info(archive);
-    assertEquals(2, info.get("formatVersion"));
+    assertEquals(3, info.get("formatVersion"));
     assertEquals(1, info.get("generation"));
     assertEquals(40, info.get("files"));
     long original = files.values().stream().mapToLong(b -> b.length).sum();

@@ -34,10 +34,7 @@ import org.hpf.StaleGenerationException;
 import org.hpf.fs.ArchiveCache.Lease;
 import org.hpf.fs.HpfPaths.Location;
 import org.hpf.internal.format.Codec;
-import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.format.MemberNames;
-import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
@@ -207,11 +204,9 @@ public class HpfFileSystem extends FileSystem {
       lease.close();
       return MemberInputStream.inMemory(description, bytes, () -> {});
     }
-    EntryStatus status = reader.checkedStat(member); // the entry header against the record
-    ArchiveInput part = reader.partInput(record);
-    long start = record.offset() + EntryHeader.size(MemberNames.utf8(member).length);
-    return MemberInputStream.inPlace(description, part, record.offset(), start,
-        status.length(), lease::close);
+    // The entry header is read and checked against the record and the name.
+    return MemberInputStream.inPlace(description, reader.inPlace(member, description),
+        lease::close);
   }
 
   @Override

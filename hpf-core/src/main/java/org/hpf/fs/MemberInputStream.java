@@ -2,46 +2,33 @@ package org.hpf.fs;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.hpf.internal.io.ArchiveInput;
-import org.hpf.internal.read.EntryChecks;
+import org.hpf.internal.read.CheckedMember;
+import org.hpf.internal.read.CheckedMemberStream;
 
 /**
- * A seekable, positionable stream over one member.
+ * A seekable, positionable stream over one member that hands out no byte before it was checked.
  *
- * <p>A raw (uncompressed) member is read in place: its bytes are a contiguous range of its part
- * file, read with positioned reads on the part that the archive's reader keeps open, through a
- * buffer. Bytes read in order from byte 0 are checksummed as they go, and when the last byte has
- * been read that way the CRC32C is compared with the one the entry stores, so a plain sequential
- * read ({@code -cat}, {@code -get}, distcp, a map task reading a whole file) is verified. A
- * compressed member (at most 16 MiB) is decompressed and verified when opened and served from
- * memory.
+ * <p>A raw (uncompressed) member over the in-memory limit is read in place: its bytes are a
+ * contiguous range of its part file, read with positioned reads on the part that the archive's
+ * reader keeps open, a whole chunk at a time, each chunk checked against the chunk checksum its
+ * entry stores before any byte of it is returned ({@link CheckedMember}); a member whose entry
+ * has no chunk checksums (written before they existed) is checked whole against its CRC32C by the
+ * first read, whatever range that read asks for. A compressed member (at most 16 MiB) is
+ * decompressed and verified when opened and served from memory.
  */
 final class MemberInputStream extends FSInputStream {
-  private static final int BUFFER = 64 * 1024;
-
-  /** Where the member's bytes come from. */
-  private interface Bytes {
-    void read(long position, byte[] b, int off, int len) throws IOException;
-  }
-
   private final String description;
   private final long length;
-  private final Bytes source;
+  /** The bytes, read and verified when opened; null for a member read in place. */
+  private final byte[] bytes;
+  /** For a member read in place: its checked bytes, and a stream over them; else null. */
+  private final CheckedMember member;
+  private final CheckedMemberStream stream;
   private final AutoCloseableIo onClose;
   private FileSystem.Statistics statistics;
-  /** For in-place members: the part and the offset of the stored CRC32C; else null. */
-  private final ArchiveInput part;
-  private final long trailerOffset;
-  private final CRC32C crc = new CRC32C();
-  private long crcPosition;
-  private byte[] buffer;
-  private long bufferStart;
-  private int bufferLength;
   private long position;
   private boolean closed;
 
@@ -51,36 +38,25 @@ final class MemberInputStream extends FSInputStream {
     void close() throws IOException;
   }
 
-  private MemberInputStream(String description, long length, Bytes source, ArchiveInput part,
-      long trailerOffset, AutoCloseableIo onClose) {
+  private MemberInputStream(String description, byte[] bytes, CheckedMember member,
+      AutoCloseableIo onClose) {
     this.description = description;
-    this.length = length;
-    this.source = source;
-    this.part = part;
-    this.trailerOffset = trailerOffset;
+    this.bytes = bytes;
+    this.member = member;
+    this.length = bytes != null ? bytes.length : member.length();
+    this.stream = member != null ? new CheckedMemberStream(member) : null;
     this.onClose = onClose;
   }
 
   /** A stream over bytes already read and verified. */
   static MemberInputStream inMemory(String description, byte[] bytes, AutoCloseableIo onClose) {
-    return new MemberInputStream(description, bytes.length,
-        (pos, b, off, len) -> System.arraycopy(bytes, (int) pos, b, off, len), null, 0, onClose);
+    return new MemberInputStream(description, bytes, null, onClose);
   }
 
-  /**
-   * A stream over a raw member's {@code length} bytes at {@code start} of {@code part} (in the
-   * entry at {@code entryOffset}); the stored CRC32C follows them.
-   */
-  static MemberInputStream inPlace(String description, ArchiveInput part, long entryOffset,
-      long start, long length, AutoCloseableIo onClose) {
-    Bytes source = (pos, b, off, len) -> {
-      try {
-        part.readFully(start + pos, b, off, len);
-      } catch (EOFException e) {
-        throw EntryChecks.truncated(description, part, entryOffset, e);
-      }
-    };
-    return new MemberInputStream(description, length, source, part, start + length, onClose);
+  /** A stream over a raw member read in place. */
+  static MemberInputStream inPlace(String description, CheckedMember member,
+      AutoCloseableIo onClose) {
+    return new MemberInputStream(description, null, member, onClose);
   }
 
   /** Counts the bytes read in the file system's statistics (job counters show them). */
@@ -155,42 +131,24 @@ final class MemberInputStream extends FSInputStream {
       return -1;
     }
     int n;
-    if (part == null) {
+    if (bytes != null) {
       n = (int) Math.min(len, length - position);
-      source.read(position, b, off, n);
+      System.arraycopy(bytes, (int) position, b, off, n);
     } else {
-      if (position < bufferStart || position >= bufferStart + bufferLength) {
-        fill();
-      }
-      n = (int) Math.min(len, bufferStart + bufferLength - position);
-      System.arraycopy(buffer, (int) (position - bufferStart), b, off, n);
-      checksum(position, b, off, n);
+      stream.seek(position);
+      n = stream.read(b, off, len);
     }
     position += n;
     count(n);
     return n;
   }
 
-  private void fill() throws IOException {
-    if (buffer == null) {
-      buffer = new byte[(int) Math.min(BUFFER, Math.max(1, length))];
-    }
-    bufferStart = position;
-    bufferLength = (int) Math.min(buffer.length, length - position);
-    source.read(bufferStart, buffer, 0, bufferLength);
-  }
-
-  /** Checksums bytes read in order from byte 0; verifies after the last one. */
-  private void checksum(long at, byte[] b, int off, int n) throws IOException {
-    if (at != crcPosition || crcPosition == length) {
-      return;
-    }
-    crc.update(b, off, n);
-    crcPosition += n;
-    if (crcPosition == length) {
-      int stored = ByteBuffer.wrap(part.readFully(trailerOffset, 4)).getInt();
-      EntryChecks.checkContent((int) crc.getValue(), stored, part.name(), trailerOffset,
-          description);
+  /** Positioned reads: checked in place, or copied from the verified bytes. */
+  private void readAt(long pos, byte[] b, int off, int len) throws IOException {
+    if (bytes != null) {
+      System.arraycopy(bytes, (int) pos, b, off, len);
+    } else {
+      member.read(pos, b, off, len);
     }
   }
 
@@ -207,7 +165,7 @@ final class MemberInputStream extends FSInputStream {
       return -1;
     }
     int n = (int) Math.min(len, length - pos);
-    source.read(pos, b, off, n);
+    readAt(pos, b, off, n);
     count(n);
     return n;
   }
@@ -225,7 +183,7 @@ final class MemberInputStream extends FSInputStream {
       throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY + ": " + len + " bytes at "
           + pos + " of " + length + " in " + description);
     }
-    source.read(pos, b, off, len);
+    readAt(pos, b, off, len);
     count(len);
   }
 
@@ -252,7 +210,6 @@ final class MemberInputStream extends FSInputStream {
         return;
       }
       closed = true;
-      buffer = null;
     }
     onClose.close();
   }

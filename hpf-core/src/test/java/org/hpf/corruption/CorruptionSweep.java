@@ -108,7 +108,13 @@ final class CorruptionSweep {
    * {@code fromIndex}: stat and exists answer from its record without reading its entry.
    */
   record Member(String name, byte[] bytes, EntryStatus status, int entryLength,
-      int headerLength, List<Touch> lookup, boolean fromIndex) {}
+      int headerLength, List<Touch> lookup, boolean fromIndex) {
+    /** Where its chunk checksums are in its part, [from, to) (empty if it has none). */
+    int[] chunkTable() {
+      int at = (int) (status.partOffset() + headerLength + status.storedLength());
+      return new int[] {at, (int) status.partOffset() + entryLength - EntryHeader.TRAILER_SIZE};
+    }
+  }
 
   /** A name that is not a member (never was, or was deleted), and what its lookup reads. */
   record Absent(String name, boolean deleted, List<Touch> lookup) {}
@@ -331,6 +337,7 @@ final class CorruptionSweep {
         throw new AssertionError("undamaged archive lists " + names.size() + " names, the model "
             + "has " + model.bytes().size());
       }
+      Map<String, byte[]> parts = new HashMap<>();
       for (NameEntry entry : listing) {
         String name = entry.name();
         byte[] bytes = model.bytes().get(name);
@@ -346,7 +353,10 @@ final class CorruptionSweep {
         }
         int nameBytes = name.getBytes(StandardCharsets.UTF_8).length;
         int headerLength = EntryHeader.size(nameBytes);
-        int entryLength = (int) (headerLength + status.storedLength() + EntryHeader.TRAILER_SIZE);
+        // The entry's length from its own header: stored bytes, chunk checksums if any, trailer.
+        byte[] part = parts.computeIfAbsent(ArchiveLayout.part(status.part()), this::readFile);
+        int entryLength = (int) EntryHeader.read(part, (int) status.partOffset(), headerLength,
+            "part", status.partOffset()).entryLength();
         List<Touch> lookup = lookup(directories, name, true);
         Touch last = lookup.get(lookup.size() - 1);
         boolean fromIndex = hasher.collisionResistant()
@@ -369,6 +379,14 @@ final class CorruptionSweep {
         }
         absent.add(new Absent(name, false, lookup(directories, name, false)));
       }
+    }
+  }
+
+  private byte[] readFile(String file) {
+    try {
+      return access.read(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -569,6 +587,12 @@ final class CorruptionSweep {
           break;
         }
       }
+      for (Member member : byPart.getOrDefault(file, List.of())) {
+        int[] table = member.chunkTable();
+        if (table[1] > table[0]) {
+          targets.add(table);
+        }
+      }
     }
     IndexFile index = indexFiles.get(file);
     if (index != null) {
@@ -636,6 +660,31 @@ final class CorruptionSweep {
       }
     }
     throw new AssertionError("no tombstone to damage");
+  }
+
+  /**
+   * Flips one bit (at random) of every chunk checksum of every member that has them, and of its
+   * content checksum: each flip must fail exactly the reads of that member's bytes (get, and
+   * open read to the end), as damage to its stored bytes does.
+   */
+  void flipChunkChecksumBits(long seed) throws IOException {
+    Random random = new Random(seed);
+    int tables = 0;
+    for (Member member : members.values()) {
+      int[] table = member.chunkTable();
+      if (table[1] == table[0]) {
+        continue;
+      }
+      tables++;
+      String file = ArchiveLayout.part(member.status().part());
+      byte[] original = access.read(file);
+      for (int at = table[0]; at < table[1] + EntryHeader.TRAILER_SIZE; at += 4) {
+        flipBit(file, original, 8 * at + random.nextInt(32));
+      }
+    }
+    if (tables == 0) {
+      throw new AssertionError("no member has chunk checksums to damage");
+    }
   }
 
   private void flipBit(String file, byte[] original, int bit) throws IOException {

@@ -68,6 +68,9 @@ class LocalCorruptionTest {
     System.out.println("every bit of manifest and directories: "
         + (System.nanoTime() - phase) / 1_000_000 + " ms");
     phase = System.nanoTime();
+    sweep.flipChunkChecksumBits(seed);
+    System.out.println("chunk checksums: " + (System.nanoTime() - phase) / 1_000_000 + " ms");
+    phase = System.nanoTime();
     sweep.flipTombstoneAndFingerprintBits(seed);
     System.out.println("tombstone and fingerprints: " + (System.nanoTime() - phase) / 1_000_000
         + " ms");

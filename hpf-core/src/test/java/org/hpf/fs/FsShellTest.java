@@ -2,9 +2,7 @@ package org.hpf.fs;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -12,9 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.util.ToolRunner;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,9 +26,6 @@ class FsShellTest {
   private Configuration conf;
   private String base;
 
-  /** What one command printed and returned. */
-  private record Run(int code, String out, String err) {}
-
   @BeforeAll
   void createArchive() throws IOException {
     tree = new SourceTree(tmp.resolve("src"), 11, 30);
@@ -43,26 +36,13 @@ class FsShellTest {
     base = "hpf://file-" + archive.toUri().getPath();
   }
 
-  private synchronized Run shell(String... args) throws Exception {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int code;
-    try {
-      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-      code = ToolRunner.run(new FsShell(new Configuration(conf)), args);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+  private ShellRun shell(String... args) throws Exception {
+    return ShellRun.of(conf, args);
   }
 
   @Test
   void lsRecursive() throws Exception {
-    Run run = shell("-ls", "-R", base + "/text/d1");
+    ShellRun run = shell("-ls", "-R", base + "/text/d1");
     assertEquals(0, run.code(), run.err());
     List<String> expected = new ArrayList<>();
     for (int sub = 0; sub < 3; sub++) {
@@ -91,7 +71,7 @@ class FsShellTest {
   @Test
   void cat() throws Exception {
     String name = "text/with space.txt";
-    Run run = shell("-cat", base + "/" + name);
+    ShellRun run = shell("-cat", base + "/" + name);
     assertEquals(0, run.code(), run.err());
     assertEquals(new String(tree.files.get(name), StandardCharsets.UTF_8), run.out());
     run = shell("-cat", base + "/text/größe-ü.txt");
@@ -101,7 +81,7 @@ class FsShellTest {
   @Test
   void get() throws Exception {
     java.nio.file.Path target = tmp.resolve("got");
-    Run run = shell("-get", base + "/text", target.toString());
+    ShellRun run = shell("-get", base + "/text", target.toString());
     assertEquals(0, run.code(), run.err());
     run = shell("-get", base + "/" + SourceTree.BIG, tmp.resolve("big.bin").toString());
     assertEquals(0, run.code(), run.err());
@@ -116,7 +96,7 @@ class FsShellTest {
 
   @Test
   void duAndCount() throws Exception {
-    Run run = shell("-du", "-s", base + "/text");
+    ShellRun run = shell("-du", "-s", base + "/text");
     assertEquals(0, run.code(), run.err());
     long bytes = tree.bytesBelow("text/");
     assertEquals(List.of(String.valueOf(bytes), String.valueOf(bytes), base + "/text"),
@@ -135,7 +115,7 @@ class FsShellTest {
   @Test
   void checksum() throws Exception {
     String name = "text/d2/sub2/file-2.txt";
-    Run run = shell("-checksum", base + "/" + name);
+    ShellRun run = shell("-checksum", base + "/" + name);
     assertEquals(0, run.code(), run.err());
     CRC32C crc = new CRC32C();
     crc.update(tree.files.get(name));
@@ -145,7 +125,7 @@ class FsShellTest {
 
   @Test
   void anAuthorityWithoutASchemeIsOneLineNotTheUsage() throws Exception {
-    Run run = shell("-ls", "hpf://nohyphen/x.hpf");
+    ShellRun run = shell("-ls", "hpf://nohyphen/x.hpf");
     assertEquals(1, run.code(), run.out() + run.err());
     assertEquals(1, run.err().lines().count(), run.err());
     assertTrue(run.err().contains("<scheme>-<authority>"), run.err());
@@ -155,7 +135,7 @@ class FsShellTest {
   void aDirectoryWithoutAnArchiveIsOneLineWithTheReason() throws Exception {
     java.nio.file.Path junk = java.nio.file.Files.createDirectories(tmp.resolve("junk.hpf"));
     java.nio.file.Files.writeString(junk.resolve("notes.txt"), "not an archive");
-    Run run = shell("-ls", "hpf://file-" + junk.toAbsolutePath());
+    ShellRun run = shell("-ls", "hpf://file-" + junk.toAbsolutePath());
     assertEquals(1, run.code(), run.out() + run.err());
     assertEquals(1, run.err().lines().count(), run.err());
     assertTrue(run.err().contains("junk.hpf is not an hpf archive: no _manifests directory"),
@@ -170,7 +150,7 @@ class FsShellTest {
         {"-put", tree.root.resolve("text/empty.txt").toString(), base + "/text/copy.txt"},
         {"-touchz", base + "/text/new.txt"},
         {"-mv", base + "/text/empty.txt", base + "/text/moved.txt"}}) {
-      Run run = shell(args);
+      ShellRun run = shell(args);
       assertEquals(1, run.code(), args[0] + ": " + run.out() + run.err());
       assertTrue(run.err().contains("hpf:// is read-only"), args[0] + ": " + run.err());
       assertTrue(run.err().contains("'hpf rm'"), args[0] + ": " + run.err());

@@ -370,7 +370,7 @@ class HpfFileSystemTest {
     try (FSDataInputStream in = fs.open(p(SourceTree.BIG))) {
       CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
           in::readAllBytes);
-      assertTrue(e.getMessage().contains("content checksum"), e.getMessage());
+      assertTrue(e.getMessage().contains("chunk checksum"), e.getMessage());
     }
   }
 

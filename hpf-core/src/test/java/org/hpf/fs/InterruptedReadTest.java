@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -90,6 +91,7 @@ class InterruptedReadTest {
     reading.await();
     reader.interrupt();
     reader.join(30_000);
-    assertTrue(outcome.get() != null, "the interrupted reader went on reading");
+    assertTrue(outcome.get() instanceof InterruptedIOException,
+        "the interrupted read failed with " + outcome.get());
   }
 }

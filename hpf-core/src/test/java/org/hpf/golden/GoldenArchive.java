@@ -33,13 +33,13 @@ import org.hpf.internal.write.WriterOptions;
  * order), the changes made after the create, and the {@code expected.txt} that describes the
  * result.
  *
- * <p>The archive has three generations: generation 1 is a create of {@link #contents()};
+ * <p>The archive has three generations: generation 1 is a create of {@link #contents};
  * generation 2 an append with replace ({@link ArchiveWriter}) of {@link #appended()}, four new
  * names and a new version of {@link #REPLACED}, which is written as an index layer of its own
  * (function codec 2, fingerprints) and a names segment of its own; generation 3 a delete of
  * {@link #DELETED}, written as a third layer holding one tombstone and a third segment holding
  * one deletion. The writer keeps the newest two generations, so the archive holds the manifests
- * of generations 2 and 3; its members are those of generation 3 ({@link #finalContents()}).
+ * of generations 2 and 3; its members are those of generation 3 ({@link #finalContents}).
  *
  * <p>Each format version's archive is committed under
  * {@code src/test/resources/golden/v<version>/archive.hpf/}. Never regenerate one for an
@@ -56,6 +56,12 @@ final class GoldenArchive {
   static final long APPEND_MTIME = 1_700_000_000_000L;
   /** The member generation 2 replaces. */
   static final String REPLACED = "text/lorem.txt";
+  /**
+   * A raw member with chunk checksums (format version 3): over the 1 MiB threshold, 18 chunks of
+   * 64 KiB, the last one short; random, so LZ4 does not pay.
+   */
+  static final String CHUNKED = "large/chunked.bin";
+  static final int CHUNKED_LENGTH = (1 << 20) + 70_001;
   /** The member generation 3 deletes. */
   static final String DELETED = "b/c/d/e.txt";
 
@@ -66,8 +72,11 @@ final class GoldenArchive {
         .partSize(PART_SIZE).blockSize(BLOCK_SIZE).build();
   }
 
-  /** Every member of generation 1 (the create) and its bytes, in the order they are written. */
-  static Map<String, byte[]> contents() {
+  /**
+   * Every member of generation 1 (the create) of a format version's golden archive and its bytes,
+   * in the order they are written; from version 3 on, with {@link #CHUNKED}.
+   */
+  static Map<String, byte[]> contents(int version) {
     Map<String, byte[]> members = new LinkedHashMap<>();
     Random random = new Random(20250101L);
     members.put("empty", new byte[0]);
@@ -91,6 +100,9 @@ final class GoldenArchive {
       members.put(String.format(Locale.ROOT, "many/file-%02d", i),
           i % 2 == 0 ? randomBytes(random, 10 + 37 * i) : utf8(("file " + i + "\n").repeat(i * 9)));
     }
+    if (version >= 3) {
+      members.put(CHUNKED, randomBytes(random, CHUNKED_LENGTH));
+    }
     return members;
   }
 
@@ -107,18 +119,18 @@ final class GoldenArchive {
   }
 
   /** The members of the newest generation (3) and their bytes, by name. */
-  static Map<String, byte[]> finalContents() {
-    Map<String, byte[]> members = new LinkedHashMap<>(contents());
+  static Map<String, byte[]> finalContents(int version) {
+    Map<String, byte[]> members = new LinkedHashMap<>(contents(version));
     members.putAll(appended());
     members.remove(DELETED);
     return members;
   }
 
   /** The mtimes of the newest generation's members, by name. */
-  static Map<String, Long> finalMtimes() {
+  static Map<String, Long> finalMtimes(int version) {
     Map<String, Long> mtimes = new LinkedHashMap<>();
     int i = 0;
-    for (String name : contents().keySet()) {
+    for (String name : contents(version).keySet()) {
       mtimes.put(name, mtime(i++));
     }
     i = 0;
@@ -151,7 +163,7 @@ final class GoldenArchive {
 
   /** Writes the members as files under {@code dir}, with their modification times. */
   static void writeSources(Path dir) throws IOException {
-    writeFiles(dir, contents(), GoldenArchive::mtime);
+    writeFiles(dir, contents(FileHeader.FORMAT_VERSION), GoldenArchive::mtime);
   }
 
   private static void writeFiles(Path dir, Map<String, byte[]> members,

@@ -86,7 +86,13 @@ abstract class GoldenArchiveChecks {
 
   /** The version a file of this kind has in an archive of this format version. */
   private int versionOf(FileKind kind) {
-    return version == 1 ? 1 : kind.version();
+    if (version == 1 || (version == 2 && kind == FileKind.PART)) {
+      return 1; // parts are version 2 from format 3 on (chunk checksums)
+    }
+    if (version == 2 && kind == FileKind.MANIFEST) {
+      return 2; // version 3 says its generation's parts may be of version 2
+    }
+    return kind.version();
   }
 
   private HpfReader open() throws IOException {
@@ -119,16 +125,16 @@ abstract class GoldenArchiveChecks {
   }
 
   /** Generation 2's members: generation 1's plus the appended ones (which win). */
-  private static Map<String, byte[]> generation2Contents() {
-    Map<String, byte[]> members = new LinkedHashMap<>(GoldenArchive.contents());
+  private Map<String, byte[]> generation2Contents() {
+    Map<String, byte[]> members = new LinkedHashMap<>(GoldenArchive.contents(version));
     members.putAll(GoldenArchive.appended());
     return members;
   }
 
-  private static Map<String, Long> generation2Mtimes() {
-    Map<String, Long> mtimes = new HashMap<>(GoldenArchive.finalMtimes());
+  private Map<String, Long> generation2Mtimes() {
+    Map<String, Long> mtimes = new HashMap<>(GoldenArchive.finalMtimes(version));
     int i = 0;
-    for (String name : GoldenArchive.contents().keySet()) {
+    for (String name : GoldenArchive.contents(version).keySet()) {
       long mtime = GoldenArchive.mtime(i++);
       if (!GoldenArchive.appended().containsKey(name)) {
         mtimes.put(name, mtime);
@@ -155,6 +161,10 @@ abstract class GoldenArchiveChecks {
     assertTrue(members.stream().anyMatch(m -> m.name().equals(GoldenArchive.REPLACED)
         && m.mtime() >= GoldenArchive.APPEND_MTIME), "the replaced member is the new one");
     assertTrue(members.stream().anyMatch(m -> m.mtime() < GoldenArchive.APPEND_MTIME));
+    if (version >= 3) {
+      assertTrue(members.stream().anyMatch(m -> m.name().equals(GoldenArchive.CHUNKED)
+          && m.codec().equals("raw")), "a raw member with chunk checksums");
+    }
   }
 
   @Test
@@ -228,8 +238,8 @@ abstract class GoldenArchiveChecks {
   @Test
   void membersAreTheGeneratorsInputs() throws IOException {
     // expected.txt and the generator agree, so the writer comparison below writes this archive.
-    Map<String, byte[]> contents = GoldenArchive.finalContents();
-    Map<String, Long> mtimes = GoldenArchive.finalMtimes();
+    Map<String, byte[]> contents = GoldenArchive.finalContents(version);
+    Map<String, Long> mtimes = GoldenArchive.finalMtimes(version);
     assertEquals(contents.size(), expected.members().size());
     for (GoldenArchive.ExpectedMember member : expected.members()) {
       byte[] bytes = contents.get(member.name());
@@ -287,9 +297,10 @@ abstract class GoldenArchiveChecks {
       assertEquals(List.of(ArchiveLayout.names(1, 0), ArchiveLayout.names(2, 0),
           ArchiveLayout.names(3, 0)),
           manifest.namesSegments().stream().map(Manifest.NamesSegment::file).toList());
-      assertEquals(List.of(24L, 5L, 1L),
+      long created = GoldenArchive.contents(version).size();
+      assertEquals(List.of(created, 5L, 1L),
           manifest.layers().stream().map(Manifest.Layer::records).toList());
-      assertEquals(List.of(24L, 5L, 1L),
+      assertEquals(List.of(created, 5L, 1L),
           manifest.namesSegments().stream().map(Manifest.NamesSegment::entries).toList());
       assertEquals(expected.longField("buckets"), reader.directory().buckets().size());
       assertEquals(expected.longField("globalDepth"), reader.directory().globalDepth());
@@ -449,7 +460,7 @@ abstract class GoldenArchiveChecks {
     // Every input ever merged, by name and mtime: generation 1's and generation 2's.
     Map<String, byte[]> inputs = new HashMap<>();
     int i = 0;
-    for (Map.Entry<String, byte[]> e : GoldenArchive.contents().entrySet()) {
+    for (Map.Entry<String, byte[]> e : GoldenArchive.contents(version).entrySet()) {
       inputs.put(e.getKey() + "\t" + GoldenArchive.mtime(i++), e.getValue());
     }
     i = 0;
@@ -465,6 +476,7 @@ abstract class GoldenArchiveChecks {
     // Part --> Header, PartId:int32, Entry^n, Footer
     Map<String, Entry> entries = new HashMap<>(); // by part and offset
     Set<String> merged = new HashSet<>(); // name TAB mtime of every entry
+    int chunkedEntries = 0;
     for (Map.Entry<String, byte[]> file : files.entrySet()) {
       if (kindOf(file.getKey()) != FileKind.PART) {
         continue;
@@ -478,16 +490,29 @@ abstract class GoldenArchiveChecks {
         buf.position(at);
         assertEquals(0x48504645, buf.getInt(), "EntryMagic at " + at);
         int flags = buf.get() & 0xFF;
-        assertEquals(0, buf.get(), "Reserved");
+        int layout = buf.get();
         int nameLength = buf.getShort() & 0xFFFF;
         long originalLength = buf.getLong();
         long storedLength = buf.getLong();
         long mtime = buf.getLong();
+        // Layout (Reserved, 0, before format 3): 1 for raw members over 1 MiB, else 0.
+        boolean chunked = version >= 3 && flags == 0 && originalLength > (1 << 20);
+        assertEquals(chunked ? 1 : 0, layout, "Layout at " + at);
+        chunkedEntries += chunked ? 1 : 0;
         String name = new String(part, buf.position(), nameLength, StandardCharsets.UTF_8);
         buf.position(buf.position() + nameLength);
         assertEquals(crc32c(part, at, 36 - 4 + nameLength), buf.getInt(), "HeaderChecksum");
         int storedAt = buf.position();
         buf.position(storedAt + (int) storedLength);
+        long table = 0;
+        if (chunked) { // ChunkChecksum^ceil(StoredLength / 65536): CRC32C of each chunk
+          for (long from = 0; from < storedLength; from += 65536) {
+            int n = (int) Math.min(65536, storedLength - from);
+            assertEquals(crc32c(part, storedAt + (int) from, n), buf.getInt(),
+                name + " chunk at " + from);
+            table += 4;
+          }
+        }
         int contentChecksum = buf.getInt();
         String key = name + "\t" + mtime;
         byte[] input = inputs.get(key);
@@ -503,7 +528,7 @@ abstract class GoldenArchiveChecks {
         } else {
           assertTrue(storedLength <= originalLength - originalLength / 8, name);
         }
-        long entryLength = 36 + nameLength + storedLength + 4;
+        long entryLength = 36 + nameLength + storedLength + table + 4;
         assertEquals(at + entryLength, buf.position());
         entries.put(partId + "@" + at, new Entry(name, partId, at, entryLength, flags,
             originalLength, mtime));
@@ -512,6 +537,7 @@ abstract class GoldenArchiveChecks {
       assertEquals(part.length - FileFooter.SIZE, at, file.getKey());
     }
     assertEquals(inputs.keySet(), merged, "every input merged once, none other");
+    assertEquals(version >= 3 ? 1 : 0, chunkedEntries, "entries with chunk checksums");
 
     // Index --> Header, IndexHeader, FunctionBytes, FunctionChecksum, Record^n, Footer, as the
     // directories of both kept manifests name them.
@@ -556,7 +582,7 @@ abstract class GoldenArchiveChecks {
 
     // Each kept generation: resolve members from its layers and listing from its segments.
     checkGeneration(manifests.get(Manifest.fileName(3)), layers, segments, entries,
-        GoldenArchive.finalContents(), GoldenArchive.finalMtimes(), files);
+        GoldenArchive.finalContents(version), GoldenArchive.finalMtimes(version), files);
     checkGeneration(manifests.get(Manifest.fileName(2)), layers, segments, entries,
         generation2Contents(), generation2Mtimes(), files);
     // And generation 3's listing is expected.txt's.

@@ -63,8 +63,8 @@ final class SourceListing implements Closeable {
     writer.append(new ListedSource(source), NullWritable.get());
     files++;
     bytes += source.length();
-    entryBytes += EntryHeader.size(MemberNames.utf8(source.name()).length) + source.length()
-        + EntryHeader.TRAILER_SIZE;
+    entryBytes += EntryHeader.maxEntryLength(MemberNames.utf8(source.name()).length,
+        source.length());
     if (files >= splitFiles || bytes >= splitBytes) {
       endSplit();
     }

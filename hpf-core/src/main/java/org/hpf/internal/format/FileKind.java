@@ -5,10 +5,10 @@ package org.hpf.internal.format;
  * own version (byte 5): the newest this code writes, and reads along with every older one.
  */
 public enum FileKind {
-  MANIFEST(1, 2),
+  MANIFEST(1, 3),
   DIRECTORY(2, 1),
   INDEX(3, 2),
-  PART(4, 1),
+  PART(4, 2),
   NAMES(5, 2),
   JOURNAL(6, 3);
 

@@ -98,7 +98,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     data.writeInt(layers.size());
     for (Layer layer : layers) {
       if (layer.directory() == null) {
-        throw new IllegalStateException("a manifest of version 2 carries every directory: "
+        throw new IllegalStateException("a manifest of version 2 or 3 carries every directory: "
             + layer.directoryFile() + " was not read");
       }
       data.writeLong(layer.records());

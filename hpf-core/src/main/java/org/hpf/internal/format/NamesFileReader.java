@@ -127,7 +127,7 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
   /**
    * Reads and checks a version 2 location: a codec's flags, and an entry length that holds the
    * entry's header and trailer around the stored bytes (exactly the member's length of them
-   * when raw).
+   * when raw, and then perhaps its chunk checksums).
    */
   private EntryLocation location(ByteBuffer buf, String name, int nameBytes, long length,
       long at) throws CorruptArchiveException {
@@ -138,7 +138,9 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
     long entryLength = location.entryLength();
     long framing = EntryHeader.size(nameBytes) + EntryHeader.TRAILER_SIZE;
     Codec codec = Codec.ofFlags(flags);
-    boolean fits = codec == Codec.RAW ? entryLength == framing + length
+    boolean fits = codec == Codec.RAW
+        ? entryLength == framing + length
+            || entryLength == framing + length + ChunkChecksums.tableBytes(length)
         : entryLength >= framing && entryLength - framing <= length;
     if (codec == null || (flags & ~Codec.MASK) != 0 || part > IndexRecord.MAX_PART || !fits) {
       throw new CorruptArchiveException(file, at, "bad location of '" + name + "' (part "

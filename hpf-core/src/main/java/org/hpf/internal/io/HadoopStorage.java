@@ -7,6 +7,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -290,10 +291,10 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   /**
-   * An open archive file read with positioned reads, bounded by its length. Given a way to
-   * reopen it, it replaces a stream whose channel was closed under it: on the local file system
-   * an interrupt closes the channel of the file a thread is reading, which would otherwise fail
-   * every later read of every thread. The interrupted read alone fails.
+   * An open archive file read with positioned reads, bounded by its length. Many threads share
+   * one: a thread interrupted in a read (a cancelled task) fails that read alone. Where the
+   * interrupt closed the stream (the local file system reads through a channel, which an
+   * interrupt closes), the next read opens the file again.
    */
   public static class HadoopInput implements ArchiveInput {
     /** Opens the file again. */
@@ -302,18 +303,17 @@ public final class HadoopStorage implements ArchiveStorage {
       FSDataInputStream open() throws IOException;
     }
 
-    private static final int ATTEMPTS = 3;
     private final String name;
-    private final long length;
-    private final Reopener reopener;
     private volatile FSDataInputStream in;
+    private final long length;
+    /** Null: the stream is not opened again (a closed stream fails the reads that follow). */
+    private final Reopener reopener;
+    private volatile boolean closed;
 
-    /** A file read through {@code in} alone. */
     public HadoopInput(String name, FSDataInputStream in, long length) {
       this(name, in, length, null);
     }
 
-    /** A file read through {@code in}, reopened with {@code reopener} if its channel closes. */
     public HadoopInput(String name, FSDataInputStream in, long length, Reopener reopener) {
       this.name = name;
       this.in = in;
@@ -337,48 +337,40 @@ public final class HadoopStorage implements ArchiveStorage {
         throw new EOFException(name + ": read of " + len + " bytes at " + position
             + " passes the end of the file (" + length + " bytes)");
       }
-      for (int attempt = 1; ; attempt++) {
-        FSDataInputStream current = in;
-        try {
-          current.readFully(position, buffer, offset, len);
-          return;
-        } catch (IOException | FSError e) {
-          if (reopener == null || !closedChannel(e) || attempt == ATTEMPTS) {
-            throw e;
-          }
-          if (Thread.currentThread().isInterrupted()) {
-            // This thread's interrupt closed the channel: its read fails, the next one reopens.
-            throw (InterruptedIOException) new InterruptedIOException(
-                "interrupted while reading " + name).initCause(e);
-          }
-          replace(current);
+      FSDataInputStream current = in;
+      try {
+        current.readFully(position, buffer, offset, len);
+      } catch (IOException | FSError e) {
+        Throwable cause = e instanceof FSError ? e.getCause() : e;
+        if (cause instanceof ClosedByInterruptException) {
+          InterruptedIOException interrupted =
+              new InterruptedIOException(name + ": read interrupted");
+          interrupted.initCause(cause);
+          throw interrupted;
         }
+        if (!(cause instanceof ClosedChannelException) || reopener == null || closed) {
+          throw e;
+        }
+        reopen(current).readFully(position, buffer, offset, len);
       }
     }
 
-    /** Reopens the file unless another thread already replaced {@code failed}. */
-    private synchronized void replace(FSDataInputStream failed) throws IOException {
+    /** Replaces a stream that an interrupt closed, once, whichever reader meets it first. */
+    private synchronized FSDataInputStream reopen(FSDataInputStream failed) throws IOException {
       if (in == failed) {
-        in = reopener.open();
         try {
           failed.close();
         } catch (IOException e) {
-          // its channel is closed already
+          // already closed by the interrupt
         }
+        in = reopener.open();
       }
-    }
-
-    private static boolean closedChannel(Throwable e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof ClosedChannelException) {
-          return true;
-        }
-      }
-      return false;
+      return in;
     }
 
     @Override
     public synchronized void close() throws IOException {
+      closed = true;
       in.close();
     }
   }

@@ -32,4 +32,17 @@ public final class EntryChecks {
           "content checksum of %s is 0x%08X, computed 0x%08X", member, stored, computed));
     }
   }
+
+  /**
+   * Fails unless the CRC32C computed over a chunk of a member (its bytes {@code from} to
+   * {@code to}, at {@code offset} of the part) is the one its entry stores.
+   */
+  public static void checkChunk(int computed, int stored, String file, long offset,
+      String member, long from, long to) throws CorruptArchiveException {
+    if (computed != stored) {
+      throw new CorruptArchiveException(file, offset, String.format(
+          "chunk checksum of %s bytes %d to %d is 0x%08X, computed 0x%08X", member, from, to,
+          stored, computed));
+    }
+  }
 }

@@ -2,7 +2,6 @@ package org.hpf.internal.read;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -15,7 +14,6 @@ import org.hpf.LimitExceededException;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.format.SequentialInput;
 import org.hpf.internal.io.ArchiveInput;
 
 /**
@@ -40,6 +38,9 @@ final class EntryReader {
     byte[] entry = readEntry(part, record, record.offset(), (int) record.entryLength(), name,
         archive);
     EntryHeader header = checkHeader(entry, record, name, file);
+    if (header.chunked()) {
+      CheckedMember.checkChunks(entry, header, file, record.offset(), "'" + name + "'");
+    }
     int storedAt = header.size();
     byte[] original;
     if (header.codec() == Codec.RAW) {
@@ -93,12 +94,10 @@ final class EntryReader {
     return EntryHeader.read(bytes, 0, size, part.name(), record.offset()).name();
   }
 
-  /** A stream over a raw member's bytes; its content checksum is checked at the end. */
-  static InputStream openRaw(ArchiveInput part, IndexRecord record, EntryHeader header,
-      String archive) {
-    long start = record.offset() + header.size();
-    long end = start + header.storedLength();
-    return new VerifyingStream(part, record, header.name(), archive, start, end);
+  /** A raw member, read in place: no byte of it is handed out unchecked. */
+  static CheckedMember inPlace(ArchiveInput part, IndexRecord record, EntryHeader header,
+      String description) {
+    return new CheckedMember(part, record.offset(), header, description);
   }
 
   /** A read inside the entry of member {@code name}: if the part ends early, the error says so. */
@@ -159,56 +158,5 @@ final class EntryReader {
   private static void checkContent(int computed, int expected, String file, IndexRecord record,
       String name) throws CorruptArchiveException {
     EntryChecks.checkContent(computed, expected, file, record.offset(), "'" + name + "'");
-  }
-
-  /** Streams [start, end) of a part and checks the trailer checksum when the end is reached. */
-  private static final class VerifyingStream extends InputStream {
-    private final ArchiveInput part;
-    private final IndexRecord record;
-    private final String name;
-    private final String archive;
-    private final SequentialInput in;
-    private final long end;
-    private final CRC32C crc = new CRC32C();
-    private boolean verified;
-
-    VerifyingStream(ArchiveInput part, IndexRecord record, String name, String archive,
-        long start, long end) {
-      this.part = part;
-      this.record = record;
-      this.name = name;
-      this.archive = archive;
-      this.end = end;
-      this.in = new SequentialInput(part, start, end, 1 << 16);
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n;
-      try {
-        n = in.read(b, off, len);
-      } catch (EOFException e) {
-        throw cutShort(part, record, name, archive, e);
-      }
-      if (n > 0) {
-        crc.update(b, off, n);
-      } else if (n < 0 && !verified) {
-        verify();
-      }
-      return n;
-    }
-
-    private void verify() throws IOException {
-      byte[] trailer = readEntry(part, record, end, 4, name, archive);
-      checkContent((int) crc.getValue(), ByteBuffer.wrap(trailer).getInt(), part.name(), record,
-          name);
-      verified = true;
-    }
   }
 }

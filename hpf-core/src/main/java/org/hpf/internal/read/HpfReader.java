@@ -203,9 +203,10 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
-   * A stream over the member's bytes (checked against its checksum when fully read: a large
-   * member streams, and damage is reported at its end, after the bytes before it were returned;
-   * see {@link #openVerified}).
+   * A stream over the member's bytes, each checked before it is returned: compressed members
+   * and members up to 1 MiB are read and checked whole first; a larger raw member is read in
+   * place, a chunk at a time, each checked against its chunk checksum (or, in entries without
+   * them, the whole member against its content checksum before its first byte is returned).
    */
   public InputStream open(String name) throws IOException {
     Found found = locate(name);
@@ -216,17 +217,45 @@ public final class HpfReader implements AutoCloseable {
         return new ByteArrayInputStream(EntryReader.readBytes(part, record, name,
             storage.location()));
       }
-      EntryHeader header = EntryReader.readHeader(part, record, name, storage.location());
-      return EntryReader.openRaw(part, record, header, storage.location());
+      return new CheckedMemberStream(inPlace(part, record, name,
+          "'" + name + "' in " + storage.location()));
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }
   }
 
   /**
+   * A raw member to read in place, any range at a time, each byte checked before it is handed
+   * out ({@link CheckedMember}); its entry header is read and checked against the record and
+   * the name first.
+   *
+   * @param description how errors name the member
+   */
+  public CheckedMember inPlace(String name, String description) throws IOException {
+    Found found = locate(name);
+    IndexRecord record = found.record;
+    if (record.codec() != Codec.RAW) {
+      throw new IllegalArgumentException("'" + name + "' is compressed: read it with get()");
+    }
+    try {
+      return inPlace(parts.partOf(record, found.indexFile, name), record, name, description);
+    } catch (EntryReader.OtherName e) {
+      throw notAMemberOr(e, name);
+    }
+  }
+
+  private CheckedMember inPlace(ArchiveInput part, IndexRecord record, String name,
+      String description) throws IOException {
+    EntryHeader header = EntryReader.readHeader(part, record, name, storage.location());
+    return EntryReader.inPlace(part, record, header, description);
+  }
+
+  /**
    * As {@link #open}, but no byte is returned before the whole member was checked against its
-   * checksum: for output that cannot be taken back (a terminal, a pipe). A member read whole by
-   * {@code open} (compressed, or up to 1 MiB) costs nothing more; a larger one is read twice.
+   * checksums: for output that cannot be taken back (a terminal, a pipe), where a stream that
+   * fails midway would already have written the checked bytes before the damage. A member read
+   * whole by {@code open} (compressed, or up to 1 MiB) costs nothing more; a larger one is read
+   * twice.
    */
   public InputStream openVerified(String name) throws IOException {
     IndexRecord record = locate(name).record;
@@ -252,8 +281,9 @@ public final class HpfReader implements AutoCloseable {
     Found found = locate(name);
     IndexRecord record = found.record;
     if (answersFromIndex(record)) {
-      long stored = record.entryLength() - EntryHeader.TRAILER_SIZE
-          - EntryHeader.size(MemberNames.utf8(name).length);
+      long stored = record.codec() == Codec.RAW ? record.originalLength()
+          : record.entryLength() - EntryHeader.TRAILER_SIZE
+              - EntryHeader.size(MemberNames.utf8(name).length);
       return new EntryStatus(name, record.originalLength(), stored, record.mtimeMillis(),
           record.codec(), record.part(), record.offset());
     }

@@ -58,7 +58,7 @@ final class Compactor {
             IndexRecord current = reader.recordOfHash(header.name());
             boolean live = current != null && current.part() == part.id()
                 && current.offset() == offset;
-            long rest = header.storedLength() + EntryHeader.TRAILER_SIZE;
+            long rest = header.entryLength() - header.size();
             if (!live) {
               skip(entries, rest, in.name());
               continue;

@@ -9,15 +9,17 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.hpf.Compression;
 import org.hpf.SourceException;
 import org.hpf.internal.format.ChecksummedOutput;
+import org.hpf.internal.format.ChunkChecksums;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.NameHasher;
 
 /**
- * Reads a source once and writes it as an entry (header, stored bytes, content checksum):
- * members up to {@link WriterOptions#COMPRESS_LIMIT} are read whole and LZ4-compressed when that
- * pays; larger ones are streamed raw. One instance per merge thread.
+ * Reads a source once and writes it as an entry (header, stored bytes, chunk checksums if it is
+ * a large raw member, content checksum): members up to {@link WriterOptions#COMPRESS_LIMIT} are
+ * read whole and LZ4-compressed when that pays; larger ones are streamed raw. One instance per
+ * merge thread.
  */
 final class EntryEncoder {
   private static final LZ4Compressor LZ4 = LZ4Factory.fastestInstance().fastCompressor();
@@ -108,20 +110,27 @@ final class EntryEncoder {
         codec = Codec.LZ4;
       }
     }
-    EntryHeader header = new EntryHeader(member.name(), codec.id(), length, storedLength,
-        member.mtimeMillis());
+    EntryHeader header = new EntryHeader(member.name(), codec.id(),
+        EntryHeader.layoutFor(codec, length), length, storedLength, member.mtimeMillis());
     out.write(header.toBytes());
     out.write(stored, 0, storedLength);
+    if (header.chunked()) {
+      ChunkChecksums.Builder chunks = new ChunkChecksums.Builder();
+      chunks.update(stored, 0, storedLength);
+      out.write(chunks.table());
+    }
     out.data().writeInt((int) crc.getValue());
     return header;
   }
 
   private EntryHeader writeStreamed(Member member, ChecksummedOutput out) throws IOException {
-    EntryHeader header = new EntryHeader(member.name(), Codec.RAW.id(), member.length(),
-        member.length(), member.mtimeMillis());
+    EntryHeader header = new EntryHeader(member.name(), Codec.RAW.id(),
+        EntryHeader.layoutFor(Codec.RAW, member.length()), member.length(), member.length(),
+        member.mtimeMillis());
     IndexRecord.checkLimits(0, 0, header.entryLength(), member.length());
     out.write(header.toBytes());
     CRC32C crc = new CRC32C();
+    ChunkChecksums.Builder chunks = new ChunkChecksums.Builder();
     long remaining = member.length();
     InputStream in = member.in();
     while (remaining > 0) {
@@ -130,11 +139,15 @@ final class EntryEncoder {
         throw changed(member, member.length() - remaining);
       }
       crc.update(readBuffer, 0, n);
+      chunks.update(readBuffer, 0, n);
       out.write(readBuffer, 0, n);
       remaining -= n;
     }
     if (member.wholeStream() && in.read() != -1) {
       throw changed(member, member.length() + 1);
+    }
+    if (header.chunked()) {
+      out.write(chunks.table());
     }
     out.data().writeInt((int) crc.getValue());
     return header;

@@ -33,8 +33,8 @@ final class MergeLanes {
     long liveBytes;
 
     IndexRecord write(EntryEncoder.Member member) throws IOException {
-      long worstCase = EntryHeader.size(member.name().getBytes(StandardCharsets.UTF_8).length)
-          + member.length() + EntryHeader.TRAILER_SIZE;
+      long worstCase = EntryHeader.maxEntryLength(
+          member.name().getBytes(StandardCharsets.UTF_8).length, member.length());
       if (part != null && !part.isEmpty() && part.position() + worstCase > partSize) {
         seal();
       }

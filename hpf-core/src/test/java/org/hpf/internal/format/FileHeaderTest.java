@@ -101,12 +101,12 @@ class FileHeaderTest {
 
   @Test
   void versionsWrittenAndReadPerKind() throws Exception {
-    // Format 2 changed the manifest, index, names and journal (3: deletions); directory and part
-    // are version 1.
-    assertEquals(2, FileKind.MANIFEST.version());
+    // Format 2 changed the manifest, index, names and journal (3: deletions); format 3 the part
+    // (chunk checksums) and the manifest (its parts may be of version 2); directory is version 1.
+    assertEquals(3, FileKind.MANIFEST.version());
     assertEquals(1, FileKind.DIRECTORY.version());
     assertEquals(2, FileKind.INDEX.version());
-    assertEquals(1, FileKind.PART.version());
+    assertEquals(2, FileKind.PART.version());
     assertEquals(2, FileKind.NAMES.version());
     assertEquals(3, FileKind.JOURNAL.version());
     for (FileKind kind : FileKind.values()) {
@@ -144,7 +144,7 @@ class FileHeaderTest {
     ArchiveVersionException e = assertThrows(ArchiveVersionException.class,
         () -> FileHeader.check(ByteBuffer.wrap(bytes), FILE, FileKind.MANIFEST, ID));
     assertTrue(e.getMessage().contains("too old"), e.getMessage());
-    assertTrue(e.getMessage().contains("1..2"), e.getMessage());
+    assertTrue(e.getMessage().contains("1.." + FileKind.MANIFEST.version()), e.getMessage());
   }
 
   @Test
