@@ -244,7 +244,7 @@ class WriterLockTest {
     String holder = "writer by someone@" + host + " (pid " + deadPid()
         + ") since 2026-01-01T00:00:00Z";
     String token = "; token 0f0f0f0f-0000-4000-8000-000000000003";
-    String bootId = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim();
+    String bootId = kernelFile("/proc/sys/kernel/random/boot_id");
     String pidNamespace = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
     for (String line : List.of(
         holder, // written without a boot id: its pid cannot be judged
@@ -264,11 +264,19 @@ class WriterLockTest {
     assertFalse(Files.exists(lockFile));
   }
 
-  /** The pid of a process that has ended. */
+  /**
+   * A pid no process has: the kernel's limit (a pid that ended may be reused at once, by a
+   * thread of this JVM even, whose id is a pid too).
+   */
   private static long deadPid() throws Exception {
-    Process process = new ProcessBuilder("true").start();
-    process.waitFor();
-    return process.pid();
+    return Long.parseLong(kernelFile("/proc/sys/kernel/pid_max"));
+  }
+
+  /** Read to the end: such files report no size, and reading them by size can stop short. */
+  private static String kernelFile(String path) throws Exception {
+    try (java.io.InputStream in = Files.newInputStream(Path.of(path))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    }
   }
 
   /** Replaces the lock, as a writer that took it over would. */

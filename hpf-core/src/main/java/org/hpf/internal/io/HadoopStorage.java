@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -17,7 +18,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.hpf.internal.hdfs.HdfsLeases;
 
 /** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
@@ -83,7 +86,7 @@ public final class HadoopStorage implements ArchiveStorage {
     }
     // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
     return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication(),
-        block));
+        block), fs);
   }
 
   private static void createExclusively(java.nio.file.Path file, Path path) throws IOException {
@@ -238,9 +241,16 @@ public final class HadoopStorage implements ArchiveStorage {
   /** An archive file being written through a Hadoop output stream (also HDFS's). */
   public static final class HadoopOutput implements ArchiveOutput {
     private final FSDataOutputStream out;
+    /** The file system that created it, to delete it by identity; null where not needed. */
+    private final FileSystem fs;
 
     public HadoopOutput(FSDataOutputStream out) {
+      this(out, null);
+    }
+
+    public HadoopOutput(FSDataOutputStream out, FileSystem fs) {
       this.out = out;
+      this.fs = fs;
     }
 
     @Override
@@ -256,6 +266,32 @@ public final class HadoopStorage implements ArchiveStorage {
     @Override
     public void sync() throws IOException {
       out.hsync();
+    }
+
+    @Override
+    public boolean confirmWriter() throws IOException {
+      if (!(out instanceof HdfsDataOutputStream hdfs)) {
+        return false;
+      }
+      // With UPDATE_LENGTH the sync is a NameNode call that checks this client's lease on the
+      // file's inode: it fails once the lease was recovered or the file deleted.
+      hdfs.hsync(EnumSet.of(HdfsDataOutputStream.SyncFlag.UPDATE_LENGTH));
+      return true;
+    }
+
+    @Override
+    public boolean deleteByIdentity() throws IOException {
+      if (!(out instanceof HdfsDataOutputStream hdfs && fs instanceof DistributedFileSystem dfs
+          && hdfs.getWrappedStream() instanceof DFSOutputStream stream)) {
+        return false;
+      }
+      // HDFS never reuses an inode id: this path names this file or nothing.
+      try {
+        dfs.delete(new Path("/.reserved/.inodes/" + stream.getFileId()), false);
+      } catch (FileNotFoundException e) {
+        // deleted already
+      }
+      return true;
     }
 
     @Override

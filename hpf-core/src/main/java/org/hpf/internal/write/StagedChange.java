@@ -86,7 +86,7 @@ public final class StagedChange implements AutoCloseable {
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged create " + token);
     ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-    return start(conf, archive, storage, options, lock, new StagedPlan(token, id,
+    return start(conf, archive, lock.fence(storage), options, lock, new StagedPlan(token, id,
         new JournalHeader(JournalHeader.CREATE, false, options.newArchiveAlgorithm(), 0,
             capacity, blockSize,
             options.partSize()), 0));
@@ -104,6 +104,7 @@ public final class StagedChange implements AutoCloseable {
     }
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged append " + token);
+    storage = lock.fence(storage);
     ExecutorService pool = WriterThreads.pool(options.threads());
     try {
       Recovery.run(storage, options, pool);
@@ -187,12 +188,14 @@ public final class StagedChange implements AutoCloseable {
    */
   public static Manifest commit(Configuration conf, Path archive, StagedPlan plan,
       List<Path> journals, WriterOptions options) throws IOException {
-    ArchiveStorage storage = storageFor(conf, archive, options);
-    if (!WriterLock.heldBy(storage, plan.token())) {
-      throw new HpfException(storage.location() + ": the change that staged this work no "
+    ArchiveStorage unfenced = storageFor(conf, archive, options);
+    if (!WriterLock.heldBy(unfenced, plan.token())) {
+      throw new HpfException(unfenced.location() + ": the change that staged this work no "
           + "longer holds the archive's lock (its driver died or the lock was broken); nothing "
           + "was committed");
     }
+    // Confirmed again before the manifest's rename: the driver may lose the lock meanwhile.
+    ArchiveStorage storage = WriterLock.fence(unfenced, plan.token());
     JournalHeader header = plan.header();
     long newest = Recovery.committedGeneration(storage);
     if (newest != header.baseGeneration()) {
@@ -305,12 +308,11 @@ public final class StagedChange implements AutoCloseable {
       removeStaging();
       if (!plan.creates()) {
         GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      } else if (Recovery.committedGeneration(storage) == 0) {
+        storage.deleteRoot(); // under the lock, which confirms that it was not taken over
       }
     } finally {
       lock.release();
-      if (plan.creates() && Recovery.committedGeneration(storage) == 0) {
-        storage.deleteRoot();
-      }
     }
   }
 }
