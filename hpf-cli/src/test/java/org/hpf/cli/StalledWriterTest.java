@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to seconds on the test's NameNode), while another {@code hpf append} comes:
  *
  * <ul>
- *   <li>from another host (its own UTS namespace and host name): only the lease can tell, and
+ *   <li>from another host (its own host name and pid namespace): only the lease can tell, and
  *       it says the stopped writer is gone; the newcomer takes over, recovers and commits. The
  *       stopped writer, continued, fails with "lock lost" (exit code 8) and commits nothing;
  *   <li>from the same host: the stopped writer's process is alive there, which no lease
@@ -46,18 +46,26 @@ class StalledWriterTest {
   private static final long DEFAULT_SOFT_LIMIT_MS = 60_000;
   private static final long DEFAULT_HARD_LIMIT_MS = 1_200_000;
 
+  /**
+   * Runs a command as if on another host: its own host name (UTS namespace) and its own pid
+   * namespace (on one machine, the writer's pid would tell that it lives).
+   */
+  private static final List<String> OTHER_HOST = List.of("unshare", "--uts", "--pid",
+      "--fork", "sh", "-c", "hostname other-host && exec \"$0\" \"$@\"");
+
   private static MiniDfs dfs;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void cluster() throws Exception {
-    // Another host is another UTS namespace: unshare needs root, as CI has. Not a skip.
-    Process unshare = new ProcessBuilder("unshare", "--uts", "true").redirectErrorStream(true)
-        .start();
+    // Another host is other namespaces: unshare needs root, as CI has. Not a skip.
+    List<String> check = new ArrayList<>(OTHER_HOST.subList(0, OTHER_HOST.size() - 3));
+    check.add("true");
+    Process unshare = new ProcessBuilder(check).redirectErrorStream(true).start();
     String said = new String(unshare.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, unshare.waitFor(), "this test needs `unshare --uts` (util-linux, run as "
-        + "root) to start a writer that has another host name: " + said);
+    assertEquals(0, unshare.waitFor(), "this test needs `" + String.join(" ", check)
+        + "` (util-linux, run as root) to start a writer as if on another host: " + said);
     dfs = MiniDfs.shared();
     dfs.cluster().setLeasePeriod(SOFT_LIMIT_MS, DEFAULT_HARD_LIMIT_MS);
   }
@@ -74,9 +82,8 @@ class StalledWriterTest {
     String archive = newArchive("other-host");
     Path sources = sources("late");
     Run[] newcomer = new Run[1];
-    Run stalled = stallWhile(archive, () -> newcomer[0] = run(List.of("unshare", "--uts", "sh",
-        "-c", "hostname other-host && exec \"$0\" \"$@\""), "append", archive,
-        sources.toString()));
+    Run stalled = stallWhile(archive,
+        () -> newcomer[0] = run(OTHER_HOST, "append", archive, sources.toString()));
     assertEquals(ExitCodes.OK, newcomer[0].code, newcomer[0]::toString);
     assertEquals(ExitCodes.LOCK_LOST, stalled.code, stalled::toString);
     assertTrue(stalled.err.contains("lock lost"), stalled::toString);
