@@ -106,6 +106,12 @@ public final class WriterLock implements AutoCloseable {
 
   private static WriterLock create(ArchiveStorage storage, String operation)
       throws IOException {
+    if (storage.exists(ArchiveLayout.LOCK)) {
+      // Not even an attempt to create it: on HDFS, creating a file that another client holds
+      // open starts the recovery of that client's lease once it is past the soft limit, which
+      // would take the lock from a holder that whyGone finds alive on this machine.
+      throw new ArchiveLockedException(storage.location(), holder(storage));
+    }
     ArchiveOutput file;
     try {
       file = storage.create(ArchiveLayout.LOCK, 0);
@@ -272,7 +278,7 @@ public final class WriterLock implements AutoCloseable {
     if (!storage.exists(ArchiveLayout.LOCK)) {
       return;
     }
-    String parked = ArchiveLayout.LOCK + ".released-" + token;
+    String parked = ArchiveLayout.LOCK_RELEASED_PREFIX + token;
     try {
       storage.rename(ArchiveLayout.LOCK, parked);
     } catch (IOException e) {
