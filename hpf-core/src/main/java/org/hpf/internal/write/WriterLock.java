@@ -196,8 +196,8 @@ public final class WriterLock implements AutoCloseable {
     } catch (IOException e) {
       String line = line(storage);
       if (line == null || !line.contains(token) || leaseLost(e)) {
-        throw new LockLostException(storage.location(), describe(line)
-            + "; the file system refused this writer's lock file: " + e.getMessage(), e);
+        throw new LockLostException(storage.location(), describe(line) + "; the file system "
+            + "refused this writer's lock file: " + e.getMessage(), e);
       }
       throw e; // the lock file is this writer's: a failure that says nothing about the lock
     }
@@ -217,8 +217,12 @@ public final class WriterLock implements AutoCloseable {
             || remote.getClassName().endsWith(".FileNotFoundException"));
   }
 
-  private static String describe(String line) {
-    return line == null ? "the lock file is gone" : "the lock is now " + line.trim();
+  private String describe(String line) {
+    if (line == null) {
+      return "the lock file is gone";
+    }
+    return line.contains(token) ? "another client is recovering the lease of its lock file"
+        : "the lock is now " + line.trim();
   }
 
   /** The lock file's line, or null when there is none. */
