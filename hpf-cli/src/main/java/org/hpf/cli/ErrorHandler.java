@@ -16,6 +16,7 @@ import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfException;
 import org.hpf.InvalidNameException;
 import org.hpf.LimitExceededException;
+import org.hpf.LockLostException;
 import org.hpf.NameConflictException;
 import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
@@ -69,6 +70,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
     if (e instanceof ArchiveLockedException) {
       return ExitCodes.LOCKED;
+    }
+    if (e instanceof LockLostException) {
+      return ExitCodes.LOCK_LOST;
     }
     if (e instanceof FileNotFoundException || e instanceof FileNotInArchiveException
         || e instanceof NoCommittedGenerationException) {

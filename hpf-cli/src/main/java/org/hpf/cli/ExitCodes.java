@@ -36,6 +36,11 @@ public final class ExitCodes {
   public static final int EXISTS = 6;
   /** Another writer holds the archive's lock. */
   public static final int LOCKED = 7;
+  /**
+   * This writer's lock was taken over (it was judged gone, for example paused past the HDFS
+   * lease's soft limit) or broken: the command stopped without committing more.
+   */
+  public static final int LOCK_LOST = 8;
 
   private ExitCodes() {}
 
@@ -55,6 +60,8 @@ public final class ExitCodes {
         + " append (use --replace)");
     map.put(" " + LOCKED, "archive locked by another writer (hpf recover --break-lock if it"
         + " died)");
+    map.put(" " + LOCK_LOST, "lock lost: taken over by another writer while this one was"
+        + " stalled; nothing more committed");
     return map;
   }
 }

@@ -24,6 +24,7 @@ import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
 import org.hpf.InvalidNameException;
 import org.hpf.LimitExceededException;
+import org.hpf.LockLostException;
 import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.SourceException;
@@ -51,6 +52,8 @@ class ErrorHandlerTest {
         ErrorHandler.exitCodeOf(new UnsafeNameException("../x", "/d", "escapes")));
     assertEquals(ExitCodes.LOCKED,
         ErrorHandler.exitCodeOf(new ArchiveLockedException("a", "someone")));
+    assertEquals(ExitCodes.LOCK_LOST,
+        ErrorHandler.exitCodeOf(new LockLostException("a", "now held by b")));
     assertEquals(ExitCodes.USAGE, ErrorHandler.exitCodeOf(new InvalidNameException("a//b", "x")));
     assertEquals(ExitCodes.USAGE,
         ErrorHandler.exitCodeOf(new DuplicateNameException("a", "s1", "s2")));

@@ -1,6 +1,7 @@
 package org.hpf.crash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,23 +10,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.hpf.ArchiveLockedException;
+import org.hpf.LockLostException;
 import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterLock;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One writer at a time, readers alongside it, and breaking the lock of a writer that died. */
+/**
+ * One writer at a time, readers alongside it, breaking the lock of a writer that died, and a
+ * writer whose lock was taken over: it removes nothing of the new holder's and commits nothing.
+ */
 class WriterLockTest {
+  /** A lock line of another writer, as one on another machine would write it. */
+  private static final String FOREIGN = "writer by other@elsewhere (pid 3) since "
+      + "2026-01-01T00:00:00Z; token 0f0f0f0f-0000-4000-8000-000000000001; "
+      + "boot 0f0f0f0f-0000-4000-8000-000000000002; pidns pid:[1]\n";
+
   @TempDir Path tmp;
 
   private org.apache.hadoop.fs.Path archiveWithFiles(Configuration conf,
@@ -129,5 +144,165 @@ class WriterLockTest {
       assertEquals(3, writer.manifest().fileCount());
     }
     other.close();
+  }
+
+  // ---- a lock that was taken over ----
+
+  @Test
+  void releaseLeavesTheLockOfTheWriterThatTookOver() throws Exception {
+    Configuration conf = new Configuration();
+    org.apache.hadoop.fs.Path archive = archiveWithFiles(conf, hadoopPath(tmp.resolve("e.hpf")));
+    releaseLeavesTheNewHoldersLock(storage(conf, archive), () -> Files.writeString(
+        tmp.resolve("e.hpf").resolve(ArchiveLayout.LOCK), FOREIGN));
+  }
+
+  @Test
+  @Tag("hdfs")
+  void onHdfsReleaseLeavesTheLockOfTheWriterThatTookOver() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    Configuration conf = dfs.configuration();
+    org.apache.hadoop.fs.Path archive =
+        archiveWithFiles(conf, new org.apache.hadoop.fs.Path("/locks/e.hpf"));
+    try (FileSystem other = FileSystem.newInstance(dfs.cluster().getURI(), conf)) {
+      releaseLeavesTheNewHoldersLock(storage(conf, archive), () -> holdLock(other, archive));
+    }
+  }
+
+  /** Takes the lock, lets {@code takeOver} replace it, releases: the new lock stays. */
+  private static void releaseLeavesTheNewHoldersLock(ArchiveStorage storage, TakeOver takeOver)
+      throws Exception {
+    WriterLock lock = WriterLock.acquire(storage, "writer");
+    WriterLock.breakStale(storage); // the holder is judged gone: its lock is removed ...
+    takeOver.run(); // ... and another writer takes the lock
+    try {
+      lock.release();
+    } catch (java.io.IOException e) {
+      // a released lock that was lost may say so; what matters is the file below
+    }
+    assertTrue(storage.exists(ArchiveLayout.LOCK), "release removed the new holder's lock");
+    assertTrue(read(storage).contains("other@elsewhere"), read(storage));
+  }
+
+  @Test
+  void aWriterWhoseLockWasTakenOverCommitsNothing() throws Exception {
+    Configuration conf = new Configuration();
+    org.apache.hadoop.fs.Path archive = archiveWithFiles(conf, hadoopPath(tmp.resolve("f.hpf")));
+    commitFailsWithLockLost(conf, archive, () -> Files.writeString(
+        tmp.resolve("f.hpf").resolve(ArchiveLayout.LOCK), FOREIGN));
+  }
+
+  @Test
+  @Tag("hdfs")
+  void onHdfsAWriterWhoseLockWasTakenOverCommitsNothing() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    Configuration conf = dfs.configuration();
+    org.apache.hadoop.fs.Path archive =
+        archiveWithFiles(conf, new org.apache.hadoop.fs.Path("/locks/f.hpf"));
+    try (FileSystem other = FileSystem.newInstance(dfs.cluster().getURI(), conf)) {
+      commitFailsWithLockLost(conf, archive, () -> holdLock(other, archive));
+    }
+  }
+
+  /**
+   * A writer adds a member; its lock is taken over; its commit, and then a delete, fail with
+   * {@link LockLostException} and the archive keeps its generation; closing it leaves the new
+   * holder's lock.
+   */
+  private void commitFailsWithLockLost(Configuration conf, org.apache.hadoop.fs.Path archive,
+      TakeOver takeOver) throws Exception {
+    ArchiveStorage storage = storage(conf, archive);
+    ArchiveWriter writer = ArchiveWriter.open(conf, archive, WriterOptions.defaults());
+    try {
+      writer.add("late", new byte[] {1}, 0);
+      WriterLock.breakStale(storage);
+      takeOver.run();
+      LockLostException lost = assertThrows(LockLostException.class, writer::commit);
+      assertTrue(lost.getMessage().contains("lock lost"), lost.getMessage());
+      assertThrows(LockLostException.class, () -> writer.delete(List.of("one")));
+    } finally {
+      try {
+        writer.close();
+      } catch (LockLostException e) {
+        // what it would have cleaned up is the new holder's to recover
+      }
+    }
+    try (HpfReader reader = HpfReader.open(conf, archive)) {
+      assertEquals(1, reader.generation());
+      assertEquals(2, reader.manifest().fileCount());
+    }
+    assertTrue(read(storage).contains("other@elsewhere"), read(storage));
+  }
+
+  // ---- who may be judged gone by its pid ----
+
+  @Test
+  void aDeadPidOnThisHostIsNotEvidenceWithoutTheSameBootId() throws Exception {
+    Configuration conf = new Configuration();
+    org.apache.hadoop.fs.Path archive = archiveWithFiles(conf, hadoopPath(tmp.resolve("g.hpf")));
+    Path lockFile = tmp.resolve("g.hpf").resolve(ArchiveLayout.LOCK);
+    String host = java.net.InetAddress.getLocalHost().getHostName();
+    String holder = "writer by someone@" + host + " (pid " + deadPid()
+        + ") since 2026-01-01T00:00:00Z";
+    String token = "; token 0f0f0f0f-0000-4000-8000-000000000003";
+    String bootId = kernelFile("/proc/sys/kernel/random/boot_id");
+    String pidNamespace = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+    for (String line : List.of(
+        holder, // written without a boot id: its pid cannot be judged
+        holder + token + "; boot 0f0f0f0f-0000-4000-8000-000000000004; pidns " + pidNamespace,
+        holder + token + "; boot " + bootId + "; pidns pid:[1]")) { // another pid namespace
+      Files.writeString(lockFile, line + "\n");
+      ArchiveLockedException e = assertThrows(ArchiveLockedException.class,
+          () -> ArchiveWriter.open(conf, archive, WriterOptions.defaults()).close(), line);
+      assertTrue(e.getMessage().contains(holder), e.getMessage());
+    }
+    // The same boot and pid namespace, and the process is gone: taken over.
+    Files.writeString(lockFile, holder + token + "; boot " + bootId + "; pidns " + pidNamespace
+        + "\n");
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, WriterOptions.defaults())) {
+      assertEquals(2, writer.manifest().fileCount());
+    }
+    assertFalse(Files.exists(lockFile));
+  }
+
+  /**
+   * A pid no process has: the kernel's limit (a pid that ended may be reused at once, by a
+   * thread of this JVM even, whose id is a pid too).
+   */
+  private static long deadPid() throws Exception {
+    return Long.parseLong(kernelFile("/proc/sys/kernel/pid_max"));
+  }
+
+  /** Read to the end: such files report no size, and reading them by size can stop short. */
+  private static String kernelFile(String path) throws Exception {
+    try (java.io.InputStream in = Files.newInputStream(Path.of(path))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+    }
+  }
+
+  /** Replaces the lock, as a writer that took it over would. */
+  @FunctionalInterface
+  private interface TakeOver {
+    void run() throws Exception;
+  }
+
+  /** Another client (its own DFSClient and lease) creates and holds the lock file. */
+  private static void holdLock(FileSystem other, org.apache.hadoop.fs.Path archive)
+      throws java.io.IOException {
+    FSDataOutputStream held = other.create(new org.apache.hadoop.fs.Path(archive,
+        ArchiveLayout.LOCK), false);
+    held.write(FOREIGN.getBytes(StandardCharsets.UTF_8));
+    // Its length reaches the NameNode, so that readers of the open file see the line.
+    ((HdfsDataOutputStream) held).hsync(EnumSet.of(HdfsDataOutputStream.SyncFlag.UPDATE_LENGTH));
+  }
+
+  private static ArchiveStorage storage(Configuration conf, org.apache.hadoop.fs.Path archive)
+      throws java.io.IOException {
+    return HdfsIntegration.storage(archive.getFileSystem(conf), archive);
+  }
+
+  private static String read(ArchiveStorage storage) throws java.io.IOException {
+    try (var in = storage.open(ArchiveLayout.LOCK)) {
+      return new String(in.readFully(0, (int) in.length()), StandardCharsets.UTF_8);
+    }
   }
 }

@@ -7,6 +7,11 @@ public final class ArchiveLayout {
   public static final String LOCK = "_lock";
   /** Held, briefly, by the one process that takes over the lock of a writer that is gone. */
   public static final String LOCK_TAKEOVER = "_lock.takeover";
+  /**
+   * A releasing writer's lock, moved to a name of its own (plus its token) to be checked and
+   * deleted; left over only by a writer that died releasing.
+   */
+  public static final String LOCK_RELEASED_PREFIX = "_lock.released-";
   public static final String JOURNAL_PREFIX = "_journal-";
   /** Work of merges that run elsewhere (a MapReduce job), until their driver commits it. */
   public static final String STAGING = "_staging";

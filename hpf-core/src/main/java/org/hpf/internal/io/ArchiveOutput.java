@@ -18,4 +18,23 @@ public interface ArchiveOutput extends Closeable {
    * that each earlier block was synced when it was finalized.
    */
   void sync() throws IOException;
+
+  /**
+   * Syncs and has the file system confirm that this stream still writes its file: on HDFS the
+   * sync reaches the NameNode (and makes the length final there for readers), which refuses it
+   * once another client recovered the file's lease or the file was deleted. Returns false, doing
+   * nothing, where the file system cannot confirm that.
+   */
+  default boolean confirmWriter() throws IOException {
+    return false;
+  }
+
+  /**
+   * Deletes the file this stream wrote by its identity, not its name, if it still exists: a file
+   * that has taken its name since is left alone. Returns false, doing nothing, where the file
+   * system cannot delete by identity (HDFS can: by inode id).
+   */
+  default boolean deleteByIdentity() throws IOException {
+    return false;
+  }
 }

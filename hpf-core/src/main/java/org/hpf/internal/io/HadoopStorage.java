@@ -11,6 +11,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -21,8 +22,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem.HdfsDataOutputStreamBuilder;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.hpf.internal.hdfs.HdfsLeases;
 
 /** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
@@ -87,11 +90,11 @@ public final class HadoopStorage implements ArchiveStorage {
       overwrite = true; // the empty file just made, ours
     }
     if (fs instanceof DistributedFileSystem dfs) {
-      return new HadoopOutput(syncingEveryBlock(dfs, path, replication(), block).build());
+      return new HadoopOutput(syncingEveryBlock(dfs, path, replication(), block).build(), fs);
     }
     // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
     return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication(),
-        block));
+        block), fs);
   }
 
   /**
@@ -261,9 +264,16 @@ public final class HadoopStorage implements ArchiveStorage {
   /** An archive file being written through a Hadoop output stream (also HDFS's). */
   public static final class HadoopOutput implements ArchiveOutput {
     private final FSDataOutputStream out;
+    /** The file system that created it, to delete it by identity; null where not needed. */
+    private final FileSystem fs;
 
     public HadoopOutput(FSDataOutputStream out) {
+      this(out, null);
+    }
+
+    public HadoopOutput(FSDataOutputStream out, FileSystem fs) {
       this.out = out;
+      this.fs = fs;
     }
 
     @Override
@@ -282,6 +292,32 @@ public final class HadoopStorage implements ArchiveStorage {
       // (SYNC_BLOCK). UPDATE_LENGTH adds nothing here (lease recovery takes the length from the
       // DataNodes), and END_BLOCK would cut a short block at every sync.
       out.hsync();
+    }
+
+    @Override
+    public boolean confirmWriter() throws IOException {
+      if (!(out instanceof HdfsDataOutputStream hdfs)) {
+        return false;
+      }
+      // With UPDATE_LENGTH the sync is a NameNode call that checks this client's lease on the
+      // file's inode: it fails once the lease was recovered or the file deleted.
+      hdfs.hsync(EnumSet.of(HdfsDataOutputStream.SyncFlag.UPDATE_LENGTH));
+      return true;
+    }
+
+    @Override
+    public boolean deleteByIdentity() throws IOException {
+      if (!(out instanceof HdfsDataOutputStream hdfs && fs instanceof DistributedFileSystem dfs
+          && hdfs.getWrappedStream() instanceof DFSOutputStream stream)) {
+        return false;
+      }
+      // HDFS never reuses an inode id: this path names this file or nothing.
+      try {
+        dfs.delete(new Path("/.reserved/.inodes/" + stream.getFileId()), false);
+      } catch (FileNotFoundException e) {
+        // deleted already
+      }
+      return true;
     }
 
     @Override

@@ -130,7 +130,7 @@ public final class ArchiveWriter implements AutoCloseable {
     ExecutorService pool = WriterThreads.pool(options.threads());
     try {
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-      return new ArchiveWriter(conf, storage, options, lock, pool, null,
+      return new ArchiveWriter(conf, lock.fence(storage), options, lock, pool, null,
           new NewArchive(id, capacity, blockSize, options.partSize()));
     } catch (IOException | RuntimeException | Error e) {
       pool.shutdownNow();
@@ -166,8 +166,9 @@ public final class ArchiveWriter implements AutoCloseable {
     WriterLock lock = WriterLock.acquire(storage, "writer");
     ExecutorService pool = WriterThreads.pool(options.threads());
     try {
-      Recovery.Report report = Recovery.run(storage, options, pool);
-      return new ArchiveWriter(conf, storage, options, lock, pool, report, null);
+      ArchiveStorage fenced = lock.fence(storage);
+      Recovery.Report report = Recovery.run(fenced, options, pool);
+      return new ArchiveWriter(conf, fenced, options, lock, pool, report, null);
     } catch (IOException | RuntimeException | Error e) {
       pool.shutdownNow();
       lock.release();
@@ -767,15 +768,19 @@ public final class ArchiveWriter implements AutoCloseable {
         reader.close();
       }
     } finally {
-      lock.release();
-      if (creating != null && manifest == null && !committedAny) {
-        // Nothing was committed and nobody else can have used this directory: remove it.
-        try {
-          storage.deleteRoot();
-        } catch (IOException e) {
-          LOG.warn("could not remove the failed archive {}: {}", storage.location(),
-              e.toString());
+      try {
+        if (creating != null && manifest == null && !committedAny) {
+          // Nothing was committed and nobody else can have used this directory: remove it,
+          // before the release, so that the lock confirms it was not taken over meanwhile.
+          try {
+            storage.deleteRoot();
+          } catch (IOException e) {
+            LOG.warn("could not remove the failed archive {}: {}", storage.location(),
+                e.toString());
+          }
         }
+      } finally {
+        lock.release();
       }
     }
   }

@@ -101,14 +101,18 @@ public final class Recovery {
       throws IOException {
     long committed = committedGeneration(storage);
     int stale = 0;
-    int stagingRemoved = 0;
+    int leftovers = 0; // a dead job's staging, a lock of a writer that died releasing it
     if (storage.list("").contains(ArchiveLayout.STAGING)) {
       // A job's driver holds the lock while its work is staged: this work's driver died.
       storage.deleteDirectory(ArchiveLayout.STAGING);
-      stagingRemoved = 1;
+      leftovers++;
     }
     String pending = null;
     for (String name : storage.list("")) {
+      if (name.startsWith(ArchiveLayout.LOCK_RELEASED_PREFIX)) {
+        storage.delete(name); // of a writer that died releasing its lock
+        leftovers++;
+      }
       if (!name.startsWith(ArchiveLayout.JOURNAL_PREFIX)) {
         continue;
       }
@@ -126,7 +130,7 @@ public final class Recovery {
     Report forward = pending == null ? null : rollForward(storage, pending, committed, options,
         pool);
     List<String> warnings = new ArrayList<>();
-    int deleted = stagingRemoved;
+    int deleted = leftovers;
     try {
       deleted += GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
     } catch (IOException | RuntimeException e) {

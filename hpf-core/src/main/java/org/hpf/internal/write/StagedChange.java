@@ -90,7 +90,7 @@ public final class StagedChange implements AutoCloseable {
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged create " + token);
     ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-    return start(conf, archive, storage, options, lock, new StagedPlan(token, id,
+    return start(conf, archive, lock.fence(storage), options, lock, new StagedPlan(token, id,
         new JournalHeader(JournalHeader.CREATE, false, options.newArchiveAlgorithm(), 0,
             capacity, blockSize,
             options.partSize()), 0));
@@ -108,6 +108,7 @@ public final class StagedChange implements AutoCloseable {
     }
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged append " + token);
+    storage = lock.fence(storage);
     ExecutorService pool = WriterThreads.pool(options.threads());
     try {
       Recovery.run(storage, options, pool);
@@ -192,8 +193,10 @@ public final class StagedChange implements AutoCloseable {
    */
   public static Manifest commit(Configuration conf, Path archive, StagedPlan plan,
       List<StagedShare> shares, WriterOptions options) throws IOException {
-    ArchiveStorage storage = storageFor(conf, archive, options);
-    checkCurrent(storage, plan);
+    ArchiveStorage unfenced = storageFor(conf, archive, options);
+    checkCurrent(unfenced, plan);
+    // Confirmed again before the manifest's rename: the driver may lose the lock meanwhile.
+    ArchiveStorage storage = WriterLock.fence(unfenced, plan.token());
     JournalHeader header = plan.header();
     Manifest base = header.baseGeneration() == 0 ? null
         : Manifest.read(storage, header.baseGeneration());
@@ -386,12 +389,11 @@ public final class StagedChange implements AutoCloseable {
       removeStaging();
       if (!plan.creates()) {
         GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      } else if (Recovery.committedGeneration(storage) == 0) {
+        storage.deleteRoot(); // under the lock, which confirms that it was not taken over
       }
     } finally {
       lock.release();
-      if (plan.creates() && Recovery.committedGeneration(storage) == 0) {
-        storage.deleteRoot();
-      }
     }
   }
 }

@@ -1,15 +1,15 @@
 package org.hpf.internal.write;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.UUID;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.hpf.ArchiveLockedException;
+import org.hpf.LockLostException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
@@ -20,19 +20,21 @@ import org.slf4j.LoggerFactory;
 /**
  * The exclusive writer lock: the file {@code _lock}, created only if absent and kept open (on
  * HDFS its lease stays with this writer) until {@link #release()} deletes it. It holds one line
- * naming the holder, which a second writer quotes in its error.
+ * ({@link LockLine}) naming the holder, which a second writer quotes in its error, with a token
+ * unique to this holding: {@link #confirm()} checks that the lock is still this one, and
+ * {@link #release()} deletes only this one.
  */
 public final class WriterLock implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WriterLock.class);
-  /** The holder line's user@host and pid. */
-  private static final Pattern HOLDER = Pattern.compile(" by \\S*@(\\S+) \\(pid (\\d+)\\)");
   private final ArchiveStorage storage;
   private final ArchiveOutput file;
+  private final String token;
   private boolean released;
 
-  private WriterLock(ArchiveStorage storage, ArchiveOutput file) {
+  private WriterLock(ArchiveStorage storage, ArchiveOutput file, String token) {
     this.storage = storage;
     this.file = file;
+    this.token = token;
   }
 
   /**
@@ -54,8 +56,9 @@ public final class WriterLock implements AutoCloseable {
 
   /**
    * Replaces a dead holder's lock. Only one process takes over at a time: the takeover marker is
-   * created exclusively, and the holder is read again under it, so two processes that both
-   * judged the same holder dead cannot both end up holding the lock.
+   * created exclusively, and the holder is read again under it (its line is unique, by its
+   * token), so two processes that both judged the same holder dead cannot both end up holding
+   * the lock.
    */
   private static WriterLock takeOver(ArchiveStorage storage, String operation, String holder,
       String gone, ArchiveLockedException locked) throws IOException {
@@ -79,13 +82,19 @@ public final class WriterLock implements AutoCloseable {
     }
   }
 
-  /** Why the lock's holder is known to be gone, or null if it may be alive. */
+  /**
+   * Why the lock's holder is known to be gone, or null if it may be alive. Only evidence that
+   * cannot be wrong counts: a pid that no longer runs where the holder's pid meant one process
+   * (the same boot and pid namespace, see {@link ProcessSpace}); a holder alive by that test is
+   * never taken over. Otherwise, on HDFS, the holder's lease having expired. The host name is no
+   * evidence: containers share one, and it may be a fallback.
+   */
   static String whyGone(ArchiveStorage storage, String holder) throws IOException {
-    Matcher line = HOLDER.matcher(holder);
-    if (line.find() && line.group(1).equals(hostName())) {
-      long pid = Long.parseLong(line.group(2));
-      if (ProcessHandle.of(pid).isEmpty()) {
-        return "process " + pid + " no longer runs on this host";
+    LockLine line = LockLine.parse(holder);
+    if (line.pid() >= 0 && line.space().sameAs(ProcessSpace.current())) {
+      if (ProcessHandle.of(line.pid()).isEmpty()) {
+        return "process " + line.pid() + " no longer runs on this machine (same boot id and "
+            + "pid namespace)";
       }
       return null; // alive here: the file system's view cannot overrule that
     }
@@ -97,6 +106,12 @@ public final class WriterLock implements AutoCloseable {
 
   private static WriterLock create(ArchiveStorage storage, String operation)
       throws IOException {
+    if (storage.exists(ArchiveLayout.LOCK)) {
+      // Not even an attempt to create it: on HDFS, creating a file that another client holds
+      // open starts the recovery of that client's lease once it is past the soft limit, which
+      // would take the lock from a holder that whyGone finds alive on this machine.
+      throw new ArchiveLockedException(storage.location(), holder(storage));
+    }
     ArchiveOutput file;
     try {
       file = storage.create(ArchiveLayout.LOCK, 0);
@@ -108,12 +123,14 @@ public final class WriterLock implements AutoCloseable {
       }
       throw e;
     }
-    String line = operation + " by " + System.getProperty("user.name") + "@"
-        + hostName() + " (pid " + ManagementFactory.getRuntimeMXBean().getPid() + ") since "
-        + Instant.now() + "\n";
-    file.stream().write(line.getBytes(StandardCharsets.UTF_8));
+    String token = UUID.randomUUID().toString();
+    String holder = operation + " by " + System.getProperty("user.name") + "@" + hostName()
+        + " (pid " + ProcessHandle.current().pid() + ") since " + Instant.now();
+    file.stream().write(LockLine.format(holder, token, ProcessSpace.current())
+        .getBytes(StandardCharsets.UTF_8));
     file.sync(); // the holder's line must survive a power loss to tell who held the lock
-    return new WriterLock(storage, file);
+    file.confirmWriter(); // on HDFS: the line's length reaches the NameNode, for its readers
+    return new WriterLock(storage, file, token);
   }
 
   /**
@@ -137,44 +154,170 @@ public final class WriterLock implements AutoCloseable {
    * died, or whose lock was broken, must not be committed under another writer's lock.
    */
   public static boolean heldBy(ArchiveStorage storage, String token) throws IOException {
-    if (!storage.exists(ArchiveLayout.LOCK)) {
-      return false;
+    String line = line(storage);
+    return line != null && line.contains(token);
+  }
+
+  /**
+   * {@code storage} for the holder of this lock: every rename and delete through it first
+   * confirms the lock (see {@link FencedStorage}).
+   */
+  ArchiveStorage fence(ArchiveStorage archive) {
+    return new FencedStorage(archive, this::confirm);
+  }
+
+  /**
+   * {@code storage} for a process that works under another process's lock, the holding that
+   * wrote {@code token} (a job's commit under its driver's): fenced by the token in the lock.
+   */
+  static ArchiveStorage fence(ArchiveStorage storage, String token) {
+    return new FencedStorage(storage, () -> {
+      if (!heldBy(storage, token)) {
+        throw new LockLostException(storage.location(), "the change that staged this work no "
+            + "longer holds it: its driver died, or the lock was taken over or broken");
+      }
+    });
+  }
+
+  /**
+   * Returns when the lock is still this writer's; throws {@link LockLostException} when it was
+   * taken over or broken. On HDFS the NameNode confirms it (a sync of the open lock file that
+   * needs this client's lease on that very file); elsewhere the lock file must still hold this
+   * writer's token.
+   */
+  synchronized void confirm() throws IOException {
+    if (released) {
+      throw new LockLostException(storage.location(), "it was released");
     }
-    try (ArchiveInput in = storage.open(ArchiveLayout.LOCK)) {
-      int n = (int) Math.min(in.length(), 1024);
-      return new String(in.readFully(0, n), StandardCharsets.UTF_8).contains(token);
+    try {
+      if (file.confirmWriter()) {
+        return;
+      }
+    } catch (IOException e) {
+      String line = line(storage);
+      if (line == null || !line.contains(token) || leaseLost(e)) {
+        throw new LockLostException(storage.location(), describe(line) + "; the file system "
+            + "refused this writer's lock file: " + e.getMessage(), e);
+      }
+      throw e; // the lock file is this writer's: a failure that says nothing about the lock
     }
+    String line = line(storage);
+    if (line == null || !line.contains(token)) {
+      throw new LockLostException(storage.location(), describe(line));
+    }
+  }
+
+  /** The NameNode's answer when the file is gone or its lease is another's. */
+  private static boolean leaseLost(IOException e) {
+    if (e instanceof FileNotFoundException) {
+      return true;
+    }
+    return e instanceof RemoteException remote
+        && (remote.getClassName().endsWith(".LeaseExpiredException")
+            || remote.getClassName().endsWith(".FileNotFoundException"));
+  }
+
+  private String describe(String line) {
+    if (line == null) {
+      return "the lock file is gone";
+    }
+    return line.contains(token) ? "another client is recovering the lease of its lock file"
+        : "the lock is now " + line.trim();
+  }
+
+  /** The lock file's line, or null when there is none. */
+  private static String line(ArchiveStorage storage) throws IOException {
+    return line(storage, ArchiveLayout.LOCK);
   }
 
   private static String holder(ArchiveStorage storage) {
-    try (ArchiveInput in = storage.open(ArchiveLayout.LOCK)) {
-      int n = (int) Math.min(in.length(), 1024);
-      String text = new String(in.readFully(0, n), StandardCharsets.UTF_8).trim();
-      return text.isEmpty() ? "another writer (lock file " + storage.location(ArchiveLayout.LOCK)
-          + ")" : text;
+    String unknown = "another writer (lock file " + storage.location(ArchiveLayout.LOCK) + ")";
+    try {
+      String line = line(storage);
+      return line == null || line.isBlank() ? unknown : line.trim();
     } catch (IOException e) {
-      return "another writer (lock file " + storage.location(ArchiveLayout.LOCK) + ")";
+      return unknown;
     }
   }
 
+  /** For people only: the name resolved if it can be, else the kernel's, else a placeholder. */
   private static String hostName() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {
-      return "unknown-host";
+      try {
+        return ProcessSpace.readKernelFile("/proc/sys/kernel/hostname");
+      } catch (IOException | SecurityException unreadable) {
+        return "unknown-host";
+      }
     }
   }
 
-  /** Closes and deletes the lock file. */
+  /**
+   * Closes and deletes the lock file, but never another writer's lock that replaced it after a
+   * takeover: on HDFS it is deleted by its inode id, so a new file of that name is left alone;
+   * elsewhere it is first moved to a name of this writer's own, then deleted if it holds this
+   * writer's token, and moved back if it does not.
+   */
   public void release() throws IOException {
     if (released) {
       return;
     }
-    released = true;
+    synchronized (this) {
+      released = true;
+    }
     try {
       file.close();
-    } finally {
-      storage.delete(ArchiveLayout.LOCK);
+    } catch (IOException e) {
+      // Its lease was recovered or it was deleted (a takeover, a broken lock, a failed create's
+      // directory removed): what follows deletes it only if it is still this writer's.
+      LOG.debug("{}: closing the lock file failed: {}", storage.location(), e.toString());
+    }
+    if (!file.deleteByIdentity()) {
+      releaseByName();
+    }
+  }
+
+  private void releaseByName() throws IOException {
+    if (!storage.exists(ArchiveLayout.LOCK)) {
+      return;
+    }
+    String parked = ArchiveLayout.LOCK_RELEASED_PREFIX + token;
+    try {
+      storage.rename(ArchiveLayout.LOCK, parked);
+    } catch (IOException e) {
+      if (!storage.exists(ArchiveLayout.LOCK)) {
+        return; // removed by whoever broke it
+      }
+      throw e;
+    }
+    String line = line(storage, parked);
+    if (line == null || line.contains(token)) {
+      storage.delete(parked);
+      return;
+    }
+    LOG.warn("{}: the lock had been taken over, leaving it to its holder: {}",
+        storage.location(), line.trim());
+    try {
+      storage.rename(parked, ArchiveLayout.LOCK);
+    } catch (IOException e) {
+      // A third writer locked in the moment it was away: its holder's next commit fails with
+      // LockLostException (its token is not in the lock), so it commits nothing.
+      LOG.warn("{}: could not put back the lock of {}: {}", storage.location(), line.trim(),
+          e.toString());
+      storage.delete(parked);
+    }
+  }
+
+  private static String line(ArchiveStorage storage, String name) throws IOException {
+    if (!storage.exists(name)) {
+      return null;
+    }
+    try (ArchiveInput in = storage.open(name)) {
+      int n = (int) Math.min(in.length(), 1024);
+      return new String(in.readFully(0, n), StandardCharsets.UTF_8);
+    } catch (FileNotFoundException e) {
+      return null; // removed since
     }
   }
 

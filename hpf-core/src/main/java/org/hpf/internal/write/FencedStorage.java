@@ -1,0 +1,223 @@
+package org.hpf.internal.write;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import org.hpf.LockLostException;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingStorage;
+
+/**
+ * The storage a lock holder changes the archive through. A writer whose lock was taken over
+ * (it stalled past the HDFS lease's soft limit, say) must neither publish a manifest nor delete
+ * files that now belong to the new holder: every rename (the manifest's rename is the commit
+ * point), delete and lease recovery first confirms the lock ({@link LockFence}). Any other call
+ * that fails (a file the new holder created already exists, the lease of a part was recovered)
+ * confirms the lock too, so that the error says the lock was lost rather than what broke. Once
+ * lost, every call fails at once with {@link LockLostException}.
+ */
+final class FencedStorage extends ForwardingStorage {
+  /** A call to the storage. */
+  @FunctionalInterface
+  private interface Call<T> {
+    T run() throws IOException;
+  }
+
+  /** A call that returns nothing. */
+  @FunctionalInterface
+  private interface Action {
+    void run() throws IOException;
+  }
+
+  private final LockFence fence;
+  /** Why the lock is known lost, once it is. */
+  private volatile String lost;
+
+  FencedStorage(ArchiveStorage storage, LockFence fence) {
+    super(storage);
+    this.fence = fence;
+  }
+
+  /** Returns when the lock is confirmed; remembers and throws a loss. */
+  private void confirm() throws IOException {
+    String known = lost;
+    if (known != null) {
+      throw new LockLostException(location(), known);
+    }
+    try {
+      fence.confirm();
+    } catch (LockLostException e) {
+      lost = e.getMessage();
+      throw e;
+    }
+  }
+
+  /** Runs a call; a failure is reported as the lock's loss when the lock turns out lost. */
+  private <T> T explained(Call<T> call) throws IOException {
+    if (lost != null) {
+      confirm();
+    }
+    try {
+      return call.run();
+    } catch (IOException e) {
+      throw explain(e);
+    }
+  }
+
+  private void fenced(Action action) throws IOException {
+    confirm();
+    explained(() -> {
+      action.run();
+      return null;
+    });
+  }
+
+  private IOException explain(IOException failure) {
+    if (failure instanceof LockLostException) {
+      return failure;
+    }
+    try {
+      confirm();
+    } catch (LockLostException e) {
+      e.addSuppressed(failure);
+      return e;
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    return failure;
+  }
+
+  @Override
+  public boolean exists(String name) throws IOException {
+    return explained(() -> super.exists(name));
+  }
+
+  @Override
+  public List<String> list(String dir) throws IOException {
+    return explained(() -> super.list(dir));
+  }
+
+  @Override
+  public ArchiveInput open(String name) throws IOException {
+    return explained(() -> super.open(name));
+  }
+
+  @Override
+  public ArchiveOutput create(String name, long blockSize) throws IOException {
+    return new Output(explained(() -> super.create(name, blockSize)));
+  }
+
+  @Override
+  public ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    return new Output(explained(() -> super.createMergedPart(name, blockSize)));
+  }
+
+  @Override
+  public void mkdirs(String dir) throws IOException {
+    explained(() -> {
+      super.mkdirs(dir);
+      return null;
+    });
+  }
+
+  @Override
+  public void rename(String from, String to) throws IOException {
+    fenced(() -> super.rename(from, to));
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    fenced(() -> super.delete(name));
+  }
+
+  @Override
+  public void deleteDirectory(String dir) throws IOException {
+    fenced(() -> super.deleteDirectory(dir));
+  }
+
+  @Override
+  public void deleteRoot() throws IOException {
+    fenced(super::deleteRoot);
+  }
+
+  @Override
+  public void recoverLease(String name) throws IOException {
+    fenced(() -> super.recoverLease(name));
+  }
+
+  /** A file written through the fenced storage: its failures are explained as well. */
+  private final class Output implements ArchiveOutput {
+    private final ArchiveOutput file;
+    private final OutputStream stream;
+
+    Output(ArchiveOutput file) {
+      this.file = file;
+      OutputStream out = file.stream();
+      this.stream = new OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+          try {
+            out.write(b);
+          } catch (IOException e) {
+            throw explain(e);
+          }
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          try {
+            out.write(b, off, len);
+          } catch (IOException e) {
+            throw explain(e);
+          }
+        }
+
+        @Override
+        public void flush() throws IOException {
+          try {
+            out.flush();
+          } catch (IOException e) {
+            throw explain(e);
+          }
+        }
+
+        @Override
+        public void close() throws IOException {
+          Output.this.close();
+        }
+      };
+    }
+
+    @Override
+    public OutputStream stream() {
+      return stream;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      explained(() -> {
+        file.flush();
+        return null;
+      });
+    }
+
+    @Override
+    public void sync() throws IOException {
+      explained(() -> {
+        file.sync();
+        return null;
+      });
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        file.close();
+      } catch (IOException e) {
+        throw explain(e);
+      }
+    }
+  }
+}

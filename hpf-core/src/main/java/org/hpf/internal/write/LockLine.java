@@ -1,0 +1,36 @@
+package org.hpf.internal.write;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The line in {@code _lock}: who holds the lock, for people ({@code append by alice@host (pid
+ * 4711) since 2026-01-05T08:00:00Z}), then the fields that decide about it: the holder's
+ * unique token, and the boot id and pid namespace its pid belongs to, each left out when
+ * unknown. Lines of earlier versions have only the first part.
+ *
+ * @param pid the holder's process id, or -1 if the line has none
+ * @param token the holder's token, or null
+ * @param space where the pid means one process (parts null when not recorded)
+ */
+record LockLine(long pid, String token, ProcessSpace space) {
+  private static final Pattern PID = Pattern.compile(" by \\S+ \\(pid (\\d+)\\)");
+
+  /** The line for a holder. */
+  static String format(String holder, String token, ProcessSpace space) {
+    return holder + "; token " + token
+        + (space.bootId() == null ? "" : "; boot " + space.bootId())
+        + (space.pidNamespace() == null ? "" : "; pidns " + space.pidNamespace()) + "\n";
+  }
+
+  static LockLine parse(String line) {
+    Matcher pid = PID.matcher(line);
+    return new LockLine(pid.find() ? Long.parseLong(pid.group(1)) : -1, field(line, "token"),
+        new ProcessSpace(field(line, "boot"), field(line, "pidns")));
+  }
+
+  private static String field(String line, String name) {
+    Matcher value = Pattern.compile("; " + name + " ([^;\\s]+)").matcher(line);
+    return value.find() ? value.group(1) : null;
+  }
+}
