@@ -16,7 +16,8 @@ import org.hpf.internal.io.ForwardingStorage;
  * point), delete and lease recovery first confirms the lock ({@link LockFence}). Any other call
  * that fails (a file the new holder created already exists, the lease of a part was recovered)
  * confirms the lock too, so that the error says the lock was lost rather than what broke. Once
- * lost, every call fails at once with {@link LockLostException}.
+ * lost, every call that changes the archive fails at once with {@link LockLostException};
+ * reads still run.
  */
 final class FencedStorage extends ForwardingStorage {
   /** A call to the storage. */
@@ -89,19 +90,31 @@ final class FencedStorage extends ForwardingStorage {
     return failure;
   }
 
+  /**
+   * Runs a call that changes nothing: it still runs once the lock is lost (a writer refused at
+   * its commit point reads the manifest back to tell whether its rename happened).
+   */
+  private <T> T read(Call<T> call) throws IOException {
+    try {
+      return call.run();
+    } catch (IOException e) {
+      throw explain(e);
+    }
+  }
+
   @Override
   public boolean exists(String name) throws IOException {
-    return explained(() -> super.exists(name));
+    return read(() -> super.exists(name));
   }
 
   @Override
   public List<String> list(String dir) throws IOException {
-    return explained(() -> super.list(dir));
+    return read(() -> super.list(dir));
   }
 
   @Override
   public ArchiveInput open(String name) throws IOException {
-    return explained(() -> super.open(name));
+    return read(() -> super.open(name));
   }
 
   @Override
