@@ -9,13 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.security.TokenCache;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -26,9 +29,12 @@ import org.hpf.CommitResult;
 import org.hpf.HpfArchive;
 import org.hpf.MemberIterator;
 import org.hpf.WriteSettings;
+import org.hpf.fs.LocalJobs;
+import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.read.ArchiveVerifier;
 import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.SecureMiniDfs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +44,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The library on a Kerberized HDFS (block access tokens, SASL data transfer, permissions), as an
  * end user logged in from a keytab: every operation, cache pinning without rights to the pool,
- * and the delegation tokens a job reading {@code hpf://} needs.
+ * and the delegation tokens a job reading {@code hpf://} and an archive job need.
  */
 @Tag("hdfs")
 class KerberizedHdfsTest {
@@ -162,11 +168,41 @@ class KerberizedHdfsTest {
       TokenCache.obtainTokensForNamenodes(collected, new Path[] {inArchive}, conf);
       return collected;
     });
+    assertEquals(List.of(new Text("HDFS_DELEGATION_TOKEN")), kinds(credentials));
+  }
+
+  @Test
+  void anArchiveJobCollectsTokensForTheSourcesAndTheArchive() throws Exception {
+    Path sources = new Path(dfs.home(), "job-sources");
+    Path archive = new Path(dfs.home(), "by-job.hpf");
+    AtomicReference<Job> submitted = new AtomicReference<>();
+    asAlice(() -> {
+      // The job's staging directory is on the local file system: submission itself collects
+      // no HDFS token, so any the job holds is for its sources and archive.
+      Configuration conf = LocalJobs.configure(conf());
+      conf.set(FileSystem.FS_DEFAULT_NAME_KEY, "file:///");
+      conf.set("yarn.resourcemanager.principal", dfs.hdfsPrincipal());
+      FileSystem fs = sources.getFileSystem(conf);
+      for (String name : List.of("a", "b")) {
+        try (FSDataOutputStream out = fs.create(new Path(sources, name))) {
+          out.write(name.getBytes(UTF_8));
+        }
+      }
+      JobDriver.run(conf, List.of(sources), archive, false,
+          WriterOptions.builder().threads(1).build(), submitted::set);
+      assertEquals(2, names(archive, conf).size());
+      return null;
+    });
+    assertEquals(List.of(new Text("HDFS_DELEGATION_TOKEN")),
+        kinds(submitted.get().getCredentials()));
+  }
+
+  private static List<Text> kinds(Credentials credentials) {
     List<Text> kinds = new ArrayList<>();
     for (Token<?> token : credentials.getAllTokens()) {
       kinds.add(token.getKind());
     }
-    assertEquals(List.of(new Text("HDFS_DELEGATION_TOKEN")), kinds);
+    return kinds;
   }
 
   private static List<String> names(Path archive, Configuration conf) throws Exception {
