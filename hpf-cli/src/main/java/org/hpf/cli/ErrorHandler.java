@@ -139,7 +139,8 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
       message = message.replace("use replace to", "use --replace to");
     }
     boolean selfExplaining = e instanceof HpfException || e instanceof FileNotFoundException
-        || e instanceof FileAlreadyExistsException || e instanceof ParameterException;
+        || e instanceof FileAlreadyExistsException || e instanceof ParameterException
+        || e instanceof KerberosLogin.NotAuthenticatedException;
     return selfExplaining ? message : e.getClass().getSimpleName() + ": " + message;
   }
 

@@ -28,8 +28,10 @@ import picocli.CommandLine;
         RecoverCommand.class, InfoCommand.class, VerifyCommand.class, CacheCommand.class,
         DeleteSourcesCommand.class,
         DemoCommand.class, HelpCommand.class, AutoComplete.GenerateCompletion.class},
-    footer = {"%nThe common options (--verbose, --quiet, -D, --conf, -fs) follow the"
-        + " subcommand, e.g.:", "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf",
+    footer = {"%nThe common options (--verbose, --quiet, -D, --conf, -fs, --principal,"
+        + " --keytab) follow the subcommand, e.g.:",
+        "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf",
+        "Kerberos: kinit first, or pass --principal and --keytab (docs/SECURITY.md).",
         "%nProgress: a bar on stderr when stdout is a terminal, a plain line every 2 s"
             + " otherwise, nothing with --quiet.",
         "Shell completion (bash, zsh): source <(hpf generate-completion)",

@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
@@ -48,6 +49,9 @@ abstract class HpfSubcommand implements Callable<Integer> {
 
   private Configuration configuration;
 
+  /** Scheme and authority of the last non-local path {@link #resolve} qualified. */
+  private String lastFileSystem;
+
   private final Logging logging = new Logging();
 
   @Override
@@ -56,7 +60,11 @@ abstract class HpfSubcommand implements Callable<Integer> {
       logging.verbose();
     }
     try {
-      return run();
+      return KerberosLogin.runAs(login(), this::run);
+    } catch (Exception e) {
+      KerberosLogin.NotAuthenticatedException explained = KerberosLogin.explain(e,
+          fileSystemName());
+      throw explained != null ? explained : e;
     } catch (Error e) {
       // Out of memory: by now the command's finally blocks and close() calls have run (a failed
       // create or append removed what it wrote); ErrorHandler says which limit to raise.
@@ -83,6 +91,37 @@ abstract class HpfSubcommand implements Callable<Integer> {
   static void printHdfs(PrintStream out, HdfsReport report) {
     if (report != null) {
       out.println("  hdfs           " + report.describe());
+    }
+  }
+
+  /**
+   * Hands the security settings to Hadoop; returns the user logged in from {@code --keytab}, or
+   * null without one.
+   */
+  private UserGroupInformation login() throws IOException {
+    if ((common.principal == null) != (common.keytab == null)) {
+      throw new ParameterException(spec.commandLine(),
+          "--principal and --keytab go together");
+    }
+    if (common.keytab != null && !common.keytab.isFile()) {
+      throw new ParameterException(spec.commandLine(), "--keytab: no such file: "
+          + common.keytab);
+    }
+    return KerberosLogin.apply(configuration(), common.principal, common.keytab);
+  }
+
+  /**
+   * The file system an authentication error names: the last one resolved other than the local
+   * one (which needs no login), else the default one.
+   */
+  private String fileSystemName() {
+    if (lastFileSystem != null) {
+      return lastFileSystem;
+    }
+    try {
+      return FileSystem.getDefaultUri(configuration()).toString();
+    } catch (RuntimeException e) {
+      return "the file system";
     }
   }
 
@@ -147,7 +186,12 @@ abstract class HpfSubcommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "bad path '" + argument + "': "
           + e.getMessage());
     }
-    return path.getFileSystem(configuration()).makeQualified(path);
+    Path qualified = path.getFileSystem(configuration()).makeQualified(path);
+    if (!"file".equals(qualified.toUri().getScheme())) {
+      lastFileSystem = qualified.toUri().getScheme() + "://"
+          + (qualified.toUri().getAuthority() == null ? "" : qualified.toUri().getAuthority());
+    }
+    return qualified;
   }
 
   /**
@@ -269,6 +313,16 @@ abstract class HpfSubcommand implements Callable<Integer> {
         description = "The default file system (fs.defaultFS), e.g. hdfs://namenode:8020, or"
             + " 'local'.")
     String defaultFs;
+
+    @Option(names = "--principal", paramLabel = "<name>", order = 6,
+        description = "Log in to Kerberos as this principal (e.g. etl@EXAMPLE.COM), from"
+            + " --keytab. Without them a Kerberized cluster uses the ticket cache (kinit).")
+    String principal;
+
+    @Option(names = "--keytab", paramLabel = "<file>", order = 7,
+        description = "The keytab of --principal; implies"
+            + " hadoop.security.authentication=kerberos.")
+    File keytab;
 
     /** How often plain progress lines are printed (tests shorten or lengthen it). */
     @Option(names = "--progress-interval", paramLabel = "<ms>", hidden = true,

@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.security.TokenCache;
 import org.hpf.ProgressListener;
 import org.hpf.SourceException;
 import org.hpf.internal.format.Manifest;
@@ -143,6 +144,7 @@ public final class JobDriver {
 
     Job job = Job.getInstance(jobConf, (append ? "hpf append " : "hpf create ") + target);
     configure(job, plan, target, staging, options, survey);
+    collectTokens(job, roots, target);
     customize.accept(job);
     IOException failed = null;
     try {
@@ -290,6 +292,18 @@ public final class JobDriver {
     if (options.replication() > 0) {
       conf.setInt(JobSettings.REPLICATION, options.replication());
     }
+  }
+
+  /**
+   * On a secure cluster, the tasks reach the sources and the archive with delegation tokens.
+   * Submission collects one only for its staging directory's file system, and the job's input
+   * and output formats name no paths that would collect the others.
+   */
+  private static void collectTokens(Job job, List<Path> roots, Path target) throws IOException {
+    List<Path> paths = new ArrayList<>(roots);
+    paths.add(target);
+    TokenCache.obtainTokensForNamenodes(job.getCredentials(), paths.toArray(new Path[0]),
+        job.getConfiguration());
   }
 
   /** Submits the job and waits, reporting merged bytes; fails with the first task's error. */
