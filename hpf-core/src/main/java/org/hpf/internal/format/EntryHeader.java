@@ -58,7 +58,10 @@ public record EntryHeader(String name, int flags, int layout, long originalLengt
    * writers planning where entries go.
    */
   public static long maxEntryLength(int nameBytes, long length) {
-    return size(nameBytes) + length + ChunkChecksums.tableBytes(length) + TRAILER_SIZE;
+    // Only a raw member over the threshold has a table: a member the threshold keeps out must
+    // still fill its part to the byte.
+    long table = ChunkChecksums.apply(Codec.RAW, length) ? ChunkChecksums.tableBytes(length) : 0;
+    return size(nameBytes) + length + table + TRAILER_SIZE;
   }
 
   public boolean chunked() {
