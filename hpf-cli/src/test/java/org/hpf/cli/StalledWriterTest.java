@@ -144,9 +144,10 @@ class StalledWriterTest {
       while (!Files.exists(control.resolve("journaled"))) {
         assertTrue(writer.isAlive(), () -> "the writer ended: " + read(out) + read(err));
         assertTrue(System.nanoTime() < deadline, "the writer journaled nothing in 120 s");
-        Thread.sleep(20);
+        Thread.sleep(20); // polls for the writer's marker file; the deadline above bounds it
       }
       signal("STOP", writer);
+      // The premise of the test: the stopped writer's lease must pass the (shortened) soft limit.
       Thread.sleep(SOFT_LIMIT_MS + 1_500);
       meanwhile.run();
       signal("CONT", writer);

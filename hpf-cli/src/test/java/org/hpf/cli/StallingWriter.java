@@ -31,7 +31,7 @@ public final class StallingWriter {
         if (added == 20) {
           Files.writeString(control.resolve("journaled"), "");
         }
-        Thread.sleep(20);
+        Thread.sleep(20); // keeps the append slow enough to be stopped mid-way
       }
       long generation = writer.commit().generation();
       System.out.println("committed " + added + " members in generation " + generation);
