@@ -49,6 +49,7 @@ public final class WriteSettings {
   private final Path scratchDirectory;
   private final int retainGenerations;
   private final boolean breakLock;
+  private final boolean allowAccessLoss;
   private final String partStoragePolicy;
   private final boolean pinIndex;
   private final String cachePool;
@@ -64,6 +65,7 @@ public final class WriteSettings {
     this.scratchDirectory = b.scratchDirectory;
     this.retainGenerations = b.retainGenerations;
     this.breakLock = b.breakLock;
+    this.allowAccessLoss = b.allowAccessLoss;
     this.partStoragePolicy = b.partStoragePolicy;
     this.pinIndex = b.pinIndex;
     this.cachePool = b.cachePool;
@@ -198,6 +200,15 @@ public final class WriteSettings {
   }
 
   /**
+   * Whether a change may go ahead when its archive would take from users access they had.
+   *
+   * @return the setting (see {@link Builder#allowAccessLoss})
+   */
+  public boolean allowAccessLoss() {
+    return allowAccessLoss;
+  }
+
+  /**
    * HDFS: the storage policy of merged parts, or null for the directory's.
    *
    * @return the setting (see {@link Builder#partStoragePolicy})
@@ -255,7 +266,8 @@ public final class WriteSettings {
   public String toString() {
     return "WriteSettings[threads=" + threads + ", compression=" + compression + ", symlinks="
         + symlinks + ", scratchDirectory=" + scratchDirectory + ", retainGenerations="
-        + retainGenerations + ", breakLock=" + breakLock + ", partStoragePolicy="
+        + retainGenerations + ", breakLock=" + breakLock + ", allowAccessLoss=" + allowAccessLoss
+        + ", partStoragePolicy="
         + partStoragePolicy + ", pinIndex=" + pinIndex + ", cachePool=" + cachePool
         + ", cacheTtl=" + cacheTtl + ", cacheReplication=" + cacheReplication
         + ", createCachePool=" + createCachePool + "]";
@@ -270,6 +282,7 @@ public final class WriteSettings {
     private Path scratchDirectory = Path.of(System.getProperty("java.io.tmpdir"));
     private int retainGenerations = 2;
     private boolean breakLock;
+    private boolean allowAccessLoss;
     private String partStoragePolicy;
     private boolean pinIndex = true;
     private String cachePool = "hpf";
@@ -365,6 +378,22 @@ public final class WriteSettings {
      */
     public Builder breakLock(boolean value) {
       this.breakLock = value;
+      return this;
+    }
+
+    /**
+     * Whether a change goes ahead when it would leave users unable to read, through the
+     * archive, files they could read before. The archive's directory gets access no broader
+     * than every member's source allows (so nobody reads through it what they could not read);
+     * when that takes owners' own files from them (an append may also take the members they
+     * have in it), the change fails with {@link AccessLossException} unless this is true.
+     * Default false. Deliberately without a configuration key: it is a decision per change.
+     *
+     * @param value whether to go ahead
+     * @return this builder
+     */
+    public Builder allowAccessLoss(boolean value) {
+      this.allowAccessLoss = value;
       return this;
     }
 

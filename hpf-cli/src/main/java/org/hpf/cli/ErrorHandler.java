@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.hpf.AccessLossException;
 import org.hpf.ArchiveExistsException;
 import org.hpf.ArchiveLockedException;
 import org.hpf.ArchiveVersionException;
@@ -73,6 +74,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
     if (e instanceof LockLostException) {
       return ExitCodes.LOCK_LOST;
+    }
+    if (e instanceof AccessLossException) {
+      return ExitCodes.ACCESS_LOSS;
     }
     if (e instanceof FileNotFoundException || e instanceof FileNotInArchiveException
         || e instanceof NoCommittedGenerationException) {

@@ -41,6 +41,11 @@ public final class ExitCodes {
    * lease's soft limit) or broken: the command stopped without committing more.
    */
   public static final int LOCK_LOST = 8;
+  /**
+   * A create or append refused, writing nothing: the archive would leave users unable to read
+   * files they could read before (use --allow-access-loss to go ahead).
+   */
+  public static final int ACCESS_LOSS = 9;
 
   private ExitCodes() {}
 
@@ -62,6 +67,8 @@ public final class ExitCodes {
         + " died)");
     map.put(" " + LOCK_LOST, "lock lost: taken over by another writer while this one was"
         + " stalled; nothing more committed");
+    map.put(" " + ACCESS_LOSS, "refused: users would lose access to their files through the"
+        + " archive; nothing written (--allow-access-loss)");
     return map;
   }
 }

@@ -63,6 +63,13 @@ final class MergeOptions {
           + " java.io.tmpdir).")
   java.nio.file.Path scratchDir;
 
+  @Option(names = "--allow-access-loss", order = 17,
+      description = "Go ahead when the archive would take from users access they had. The"
+          + " archive directory gets access no broader than every source allows; without this"
+          + " option a create or append that leaves owners unable to read their own files is"
+          + " refused, exit code 9.")
+  boolean allowAccessLoss;
+
   /**
    * A writer's options: {@code conf}'s {@code hpf.*} keys, then these options and
    * {@code cache}'s over them; IllegalArgumentException for values the writer refuses.
@@ -81,6 +88,7 @@ final class MergeOptions {
     if (compression != null) {
       settings.compression(compression);
     }
+    settings.allowAccessLoss(allowAccessLoss);
     ArchiveSettings layout = ArchiveSettings.from(conf);
     if (partSize != null) {
       layout = layout.withPartSize(partSize);

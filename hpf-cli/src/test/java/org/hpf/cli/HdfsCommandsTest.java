@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
@@ -129,5 +130,37 @@ class HdfsCommandsTest {
     Cli.Result recovered = Cli.run(args("recover", "--break-lock", archive));
     assertEquals(ExitCodes.OK, recovered.code(), recovered::toString);
     assertEquals(ExitCodes.OK, Cli.run(args("rm", "-q", archive, "d1/f1.bin")).code());
+  }
+
+  @Test
+  void archivingAnotherUsersPrivateFilesIsRefusedWithExitCode9() throws Exception {
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = dfs.fileSystem();
+    String base = "/cli-access/" + System.nanoTime();
+    org.apache.hadoop.fs.Path home = new org.apache.hadoop.fs.Path(base + "/alice");
+    writeHdfs(fs, new org.apache.hadoop.fs.Path(home, "diary.txt"), "alice's");
+    fs.setOwner(new org.apache.hadoop.fs.Path(home, "diary.txt"), "alice", "alice");
+    fs.setOwner(home, "alice", "alice");
+    fs.setPermission(home, new FsPermission((short) 0700));
+    org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path(uri + base + "/a.hpf");
+
+    // The superuser running the tests would make an archive only it may read.
+    Cli.Result refused = Cli.run(args("create", uri + home, archive.toString()));
+    assertEquals(ExitCodes.ACCESS_LOSS, refused.code(), refused::toString);
+    assertTrue(refused.stderr().contains("would take their own files from alice (1 file, e.g. "),
+        refused::toString);
+    assertTrue(refused.stderr().contains("--allow-access-loss"), refused::toString);
+    assertTrue(!fs.exists(archive), "a refused create writes nothing");
+
+    Cli.Result allowed = Cli.run(args("create", "--allow-access-loss", uri + home,
+        archive.toString()));
+    assertEquals(ExitCodes.OK, allowed.code(), allowed::toString);
+    assertEquals(0700, fs.getFileStatus(archive).getPermission().toShort());
+  }
+
+  private static void writeHdfs(org.apache.hadoop.fs.FileSystem fs,
+      org.apache.hadoop.fs.Path file, String text) throws IOException {
+    try (var out = fs.create(file)) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+    }
   }
 }

@@ -72,8 +72,10 @@ final class TestTrees {
         Path target = to.resolve(from.relativize(path).toString());
         if (Files.isDirectory(path)) {
           Files.createDirectories(target);
+          // as `cp -p`: who may read an archive is its directory's mode
+          Files.setPosixFilePermissions(target, Files.getPosixFilePermissions(path));
         } else {
-          Files.copy(path, target);
+          Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
     }

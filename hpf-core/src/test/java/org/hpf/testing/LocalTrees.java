@@ -17,8 +17,10 @@ public final class LocalTrees {
         Path target = to.resolve(from.relativize(p).toString());
         if (Files.isDirectory(p)) {
           Files.createDirectories(target);
+          // as `cp -p`: who may read an archive is its directory's mode
+          Files.setPosixFilePermissions(target, Files.getPosixFilePermissions(p));
         } else {
-          Files.copy(p, target);
+          Files.copy(p, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
     }

@@ -3,6 +3,7 @@ package org.hpf.internal.io;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
+import org.hpf.internal.access.RootAccess;
 
 /**
  * The files of one archive directory, as the format code sees them: named by paths relative to
@@ -41,6 +42,25 @@ public interface ArchiveStorage extends Closeable {
 
   /** Creates the archive directory (and {@code dir} inside it when not empty). */
   void mkdirs(String dir) throws IOException;
+
+  /**
+   * The owner, group and permission bits of the archive directory, which decide who may read
+   * the archive's files; null where the file system keeps none.
+   */
+  default RootAccess rootAccess() throws IOException {
+    return null;
+  }
+
+  /**
+   * Gives the archive directory {@code access}'s permission bits and group (its owner stays).
+   * When the group cannot be changed (the user is not in it), the group's bits are cleared
+   * instead, so the result is never broader than asked.
+   *
+   * @return the access the directory now has
+   */
+  default RootAccess setRootAccess(RootAccess access) throws IOException {
+    return access;
+  }
 
   /** True when the archive directory exists. */
   boolean rootExists() throws IOException;

@@ -2,6 +2,7 @@ package org.hpf.internal.io;
 
 import java.io.IOException;
 import java.util.List;
+import org.hpf.internal.access.RootAccess;
 
 /**
  * An {@link ArchiveStorage} that passes every call to another one: subclasses override only
@@ -89,6 +90,16 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   @Override
   public void mkdirs(String dir) throws IOException {
     delegate.mkdirs(dir);
+  }
+
+  @Override
+  public RootAccess rootAccess() throws IOException {
+    return delegate.rootAccess();
+  }
+
+  @Override
+  public RootAccess setRootAccess(RootAccess access) throws IOException {
+    return delegate.setRootAccess(access);
   }
 
   @Override

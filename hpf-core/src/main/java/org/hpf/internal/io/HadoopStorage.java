@@ -22,10 +22,14 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem.HdfsDataOutputStreamBuilder;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.hpf.internal.access.AccessPlan;
+import org.hpf.internal.access.FileAccess;
+import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.hdfs.HdfsLeases;
 
 /** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
@@ -239,6 +243,42 @@ public final class HadoopStorage implements ArchiveStorage {
   @Override
   public long defaultBlockSize() {
     return fs.getDefaultBlockSize(root);
+  }
+
+  @Override
+  public RootAccess rootAccess() throws IOException {
+    FileStatus status = fs.getFileStatus(root);
+    FileAccess access = FileAccess.of(rawFileSystem(), status);
+    return new RootAccess(access.owner(), access.group(), access.mode());
+  }
+
+  @Override
+  public RootAccess setRootAccess(RootAccess access) throws IOException {
+    RootAccess applied = access;
+    RootAccess current = rootAccess();
+    if (!access.group().equals(current.group())) {
+      try {
+        fs.setOwner(root, null, access.group());
+      } catch (org.apache.hadoop.security.AccessControlException e) {
+        // Not a member of the group: nobody of it reads rather than the wrong group.
+        applied = new RootAccess(current.owner(), current.group(),
+            access.mode() & ~AccessPlan.GROUP_BITS);
+      }
+    }
+    if (applied.mode() != current.mode()) {
+      fs.setPermission(root, new FsPermission((short) applied.mode()));
+    }
+    if (fs.getFileStatus(root).hasAcl()) {
+      // Entries a parent's default ACL gave the directory would let named users in past its
+      // mode; without them, its mode alone says who reaches the files inside.
+      fs.removeAcl(root);
+    }
+    return applied;
+  }
+
+  /** The file system beneath checksum wrappers, whose statuses name owners cheaply. */
+  private FileSystem rawFileSystem() {
+    return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
   }
 
   @Override

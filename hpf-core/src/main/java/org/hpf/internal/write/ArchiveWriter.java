@@ -18,12 +18,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
+import org.hpf.AccessLossException;
 import org.hpf.ArchiveExistsException;
 import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
 import org.hpf.NameExistsException;
 import org.hpf.SourceException;
+import org.hpf.internal.access.AccessMessages;
+import org.hpf.internal.access.AccessPlan;
+import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.IndexRecord;
@@ -87,9 +91,18 @@ public final class ArchiveWriter implements AutoCloseable {
   private long skipped;
   /** The links the last tree added met (null before one was). */
   private SourceLinks links;
+  /** Who could read the sources of the change being built (null before its first tree). */
+  private AccessPlan access;
+  /** The access the archive gets from the change being built, once decided. */
+  private AccessPlan.Decision accessDecision;
 
   /** The layout of an archive being created: fixed before its first member. */
-  private record NewArchive(ArchiveId id, int capacity, long blockSize, long partSize) {}
+  /**
+   * A create's layout; {@code given} is the access the file system gave the new directory (the
+   * most its first generation may get), null where it keeps none.
+   */
+  private record NewArchive(ArchiveId id, int capacity, long blockSize, long partSize,
+      RootAccess given) {}
 
   private ArchiveWriter(Configuration conf, ArchiveStorage storage, WriterOptions options,
       WriterLock lock, ExecutorService pool, Recovery.Report recovery, NewArchive creating)
@@ -126,12 +139,17 @@ public final class ArchiveWriter implements AutoCloseable {
     long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
     storage.mkdirs(Manifest.DIR);
+    // Only its owner reads the archive until its first commit sets who else may.
+    RootAccess given = storage.rootAccess();
+    if (given != null) {
+      storage.setRootAccess(given.without(0077));
+    }
     WriterLock lock = WriterLock.acquire(storage, "create");
     ExecutorService pool = WriterThreads.pool(options.threads());
     try {
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
       return new ArchiveWriter(conf, lock.fence(storage), options, lock, pool, null,
-          new NewArchive(id, capacity, blockSize, options.partSize()));
+          new NewArchive(id, capacity, blockSize, options.partSize(), given));
     } catch (IOException | RuntimeException | Error e) {
       pool.shutdownNow();
       lock.release();
@@ -403,11 +421,38 @@ public final class ArchiveWriter implements AutoCloseable {
   private SourceSurvey.Totals survey(List<Path> roots, ExistingNames policy)
       throws IOException {
     skipped = 0;
+    AccessPlan plan = new AccessPlan();
     SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
         options.symlinks(), storage.location(),
-        policy == ExistingNames.REPLACE ? null : source -> clashes(source, policy), null);
+        policy == ExistingNames.REPLACE ? null : source -> clashes(source, policy), null, plan);
     links = totals.links();
+    settleAccess(plan);
     return totals;
+  }
+
+  /**
+   * Decides who may read the archive once the surveyed sources join it, before a byte of them
+   * is written: refuses a change that takes users' access from them (unless allowed), and
+   * narrows an existing archive's directory at once. A new archive gets its access at commit.
+   */
+  private void settleAccess(AccessPlan plan) throws IOException {
+    boolean first = creating != null && manifest == null;
+    RootAccess current = first ? creating.given() : storage.rootAccess();
+    if (current == null) {
+      return;
+    }
+    AccessPlan merged = access == null ? plan : access.merge(plan);
+    // An archive without members yet takes its access from its first ones, as a new one does.
+    boolean fresh = first || manifest.fileCount() == 0;
+    AccessPlan.Decision decision = merged.decide(current, fresh, java.util.Map.of());
+    if (decision.losesAccess() && !options.allowAccessLoss()) {
+      throw new AccessLossException(AccessMessages.refusal(storage.location(), decision));
+    }
+    if (!first && !decision.access().equals(current)) {
+      storage.setRootAccess(decision.access());
+    }
+    access = merged;
+    accessDecision = decision;
   }
 
   /** True when members were added since the last commit. */
@@ -431,6 +476,11 @@ public final class ArchiveWriter implements AutoCloseable {
     }
     Addition.Outcome outcome;
     try {
+      if (creating != null && manifest == null && creating.given() != null) {
+        // The first generation opens the archive to whoever may read all its sources.
+        storage.setRootAccess(accessDecision != null ? accessDecision.access()
+            : creating.given());
+      }
       outcome = addition.commit(pool);
     } catch (UnsettledCommitException e) {
       addition = null;
@@ -443,7 +493,14 @@ public final class ArchiveWriter implements AutoCloseable {
     addition = null;
     long bytes = outcome.parts().stream().mapToLong(PartInfo::length).sum();
     lastOutcome = outcome;
-    return finish(outcome.commit(), outcome.warnings(), outcome.files() - outcome.replaced(),
+    List<String> notes = new ArrayList<>();
+    if (accessDecision != null) {
+      notes.addAll(AccessMessages.narrowed(storage.location(), accessDecision));
+    }
+    notes.addAll(outcome.warnings());
+    access = null;
+    accessDecision = null;
+    return finish(outcome.commit(), notes, outcome.files() - outcome.replaced(),
         outcome.replaced(), outcome.deleted(), bytes, outcome.parts().size(), 0, additionStart);
   }
 
@@ -468,6 +525,8 @@ public final class ArchiveWriter implements AutoCloseable {
   /** Drops the members added since the last commit; the archive stays as it was. */
   public void abort() throws IOException {
     checkOpen();
+    access = null;
+    accessDecision = null;
     if (addition != null) {
       Addition dropped = addition;
       addition = null;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import org.hpf.LockLostException;
+import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
@@ -133,6 +134,12 @@ final class FencedStorage extends ForwardingStorage {
       super.mkdirs(dir);
       return null;
     });
+  }
+
+  @Override
+  public RootAccess setRootAccess(RootAccess access) throws IOException {
+    confirm();
+    return explained(() -> super.setRootAccess(access));
   }
 
   @Override

@@ -13,6 +13,8 @@ import org.apache.hadoop.io.WritableComparator;
 import org.hpf.DuplicateNameException;
 import org.hpf.NameExistsException;
 import org.hpf.SymlinkPolicy;
+import org.hpf.internal.access.AccessPlan;
+import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.write.spill.ExternalSorter;
 import org.hpf.internal.write.spill.Scratch;
@@ -45,12 +47,16 @@ final class SourceSurvey {
    * @param members the archive's members, or null when nothing can clash (a create, or a
    *     replacing append)
    * @param visitor sees each source, or null
+   * @param access counts who may read each source, or null
    */
   static Totals run(Configuration conf, List<Path> roots, java.nio.file.Path scratch,
-      SymlinkPolicy symlinks, String archive, Members members, Visitor visitor)
-      throws IOException {
+      SymlinkPolicy symlinks, String archive, Members members, Visitor visitor,
+      AccessPlan access) throws IOException {
     SourceLinks links = new SourceLinks();
     SourceWalker walker = new SourceWalker(conf, roots, symlinks, links);
+    if (access != null) {
+      walker.trackingReaders();
+    }
     long files = 0;
     long bytes = 0;
     Clashes clashes = new Clashes();
@@ -73,6 +79,14 @@ final class SourceSurvey {
         if (visitor != null) {
           visitor.visit(source);
         }
+        if (access != null) {
+          // Owners are compared only within one file system: a local user and an HDFS user of
+          // the same name need not be one person.
+          FileAccess owned = walker.lastAccess();
+          boolean sameUsers = sameFileSystem(source.path(), archive);
+          access.add(source.path().toString(), sameUsers ? owned.owner() : null,
+              owned.group(), walker.lastReaders());
+        }
       }
       if (checkDuplicates) {
         checkDuplicates(names, roots);
@@ -82,6 +96,13 @@ final class SourceSurvey {
     }
     clashes.throwIfAny(archive);
     return new Totals(files, bytes, links);
+  }
+
+  private static boolean sameFileSystem(Path source, String archive) {
+    java.net.URI a = new Path(archive).toUri();
+    java.net.URI s = source.toUri();
+    return java.util.Objects.equals(a.getScheme(), s.getScheme())
+        && java.util.Objects.equals(a.getAuthority(), s.getAuthority());
   }
 
   /** Names to add that the archive already has: the first five, and how many. */

@@ -16,6 +16,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.hpf.SourceException;
 import org.hpf.SymlinkPolicy;
+import org.hpf.internal.access.FileAccess;
+import org.hpf.internal.access.PathReaders;
+import org.hpf.internal.access.Readers;
 import org.hpf.internal.format.MemberNames;
 
 /**
@@ -34,10 +37,17 @@ final class SourceWalker implements Iterator<Source> {
   private final Deque<Listing> stack = new ArrayDeque<>();
   private Source next;
   private int rootIndex = -1;
+  /** Finds who may read each source, when asked to (else null). */
+  private PathReaders pathReaders;
+  private FileAccess nextAccess;
+  private Readers nextReaders;
 
-  /** A directory being walked; {@code real} is its resolved local path, for loop checks. */
+  /**
+   * A directory being walked; {@code real} is its resolved local path, for loop checks;
+   * {@code through} who may reach its entries (null when readers are not tracked).
+   */
   private record Listing(FileSystem fs, Iterator<FileStatus> children, String prefix,
-      java.nio.file.Path real) {}
+      java.nio.file.Path real, Readers through) {}
 
   /**
    * A directory's children, ordered so that the walk yields names in {@link MemberNames#ORDER}:
@@ -90,6 +100,25 @@ final class SourceWalker implements Iterator<Source> {
     this.links = links;
   }
 
+  /**
+   * Makes the walk find, for each source, its owner, group and mode and who may read it (one
+   * more status call per local file and directory; none on HDFS, whose listings carry them).
+   */
+  SourceWalker trackingReaders() {
+    pathReaders = new PathReaders();
+    return this;
+  }
+
+  /** The owner, group and mode of the last source (when tracking readers). */
+  FileAccess lastAccess() {
+    return nextAccess;
+  }
+
+  /** Who may read the last source: pass through its directories and read it. */
+  Readers lastReaders() {
+    return nextReaders;
+  }
+
   /** Index (in the roots list) of the root the last source came from. */
   int rootIndex() {
     return rootIndex;
@@ -121,11 +150,14 @@ final class SourceWalker implements Iterator<Source> {
             && child.isDirectory())) {
           java.nio.file.Path real = SymbolicLinks.realPath(top.fs, child.getPath());
           checkNoLoop(child, real);
-          stack.push(new Listing(top.fs, children(top.fs, child.getPath()), name + "/", real));
+          FileStatus dir = link == SymbolicLinks.Kind.NONE ? child
+              : top.fs.getFileStatus(child.getPath());
+          stack.push(new Listing(top.fs, children(top.fs, child.getPath()), name + "/", real,
+              through(top, dir)));
         } else if (link == SymbolicLinks.Kind.TO_FILE) {
-          next = source(top.fs, top.fs.getFileStatus(child.getPath()), name);
+          next = source(top.fs, top.fs.getFileStatus(child.getPath()), name, top.through);
         } else if (child.isFile()) {
-          next = source(top.fs, child, name);
+          next = source(top.fs, child, name, top.through);
         }
       }
       return true;
@@ -146,12 +178,22 @@ final class SourceWalker implements Iterator<Source> {
     } catch (FileNotFoundException e) {
       throw new UncheckedIOException(new SourceException("source does not exist: " + root));
     }
+    Path parent = status.getPath().getParent();
+    Readers above = pathReaders == null ? null
+        : parent == null ? Readers.EVERYONE : pathReaders.through(fs, parent);
     if (status.isDirectory()) {
       stack.push(new Listing(fs, children(fs, status.getPath()), "",
-          SymbolicLinks.realPath(fs, status.getPath())));
+          SymbolicLinks.realPath(fs, status.getPath()),
+          above == null ? null : above.and(FileAccess.of(fs, status).directoryReaders())));
     } else {
-      next = source(fs, status, status.getPath().getName());
+      next = source(fs, status, status.getPath().getName(), above);
     }
+  }
+
+  /** Who may reach the entries of {@code dir}, inside the directory {@code parent}. */
+  private Readers through(Listing parent, FileStatus dir) throws IOException {
+    return parent.through == null ? null
+        : parent.through.and(FileAccess.of(parent.fs, dir).directoryReaders());
   }
 
   /** Applies the policy to a link; true when the walk follows it. */
@@ -190,8 +232,14 @@ final class SourceWalker implements Iterator<Source> {
     }
   }
 
-  private static Source source(FileSystem fs, FileStatus status, String name) throws IOException {
+  /** A source; {@code through} is who may reach its directory's entries (null: untracked). */
+  private Source source(FileSystem fs, FileStatus status, String name, Readers through)
+      throws IOException {
     MemberNames.check(name);
+    if (through != null) {
+      nextAccess = FileAccess.of(fs, status);
+      nextReaders = through.and(nextAccess.fileReaders());
+    }
     return new Source(name, fs, status.getPath(), status.getLen(), status.getModificationTime());
   }
 

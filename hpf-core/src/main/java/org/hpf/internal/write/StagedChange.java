@@ -174,7 +174,7 @@ public final class StagedChange implements AutoCloseable {
       SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
           options.symlinks(), storage.location(), reader == null ? null
               : source -> ArchiveWriter.existing(reader, source.name()) != null,
-          visitor::visit);
+          visitor::visit, null);
       return new Survey(totals.files(), totals.bytes(), totals.links());
     } finally {
       if (reader != null) {

@@ -28,6 +28,7 @@ public final class WriterOptions {
   private final ArchiveId archiveId;
   private final int retainGenerations;
   private final boolean breakLock;
+  private final boolean allowAccessLoss;
   private final HdfsOptions hdfs;
   private final java.nio.file.Path scratchDirectory;
   private final boolean checkNesting;
@@ -40,6 +41,7 @@ public final class WriterOptions {
     this.hdfs = b.hdfs;
     this.retainGenerations = b.retainGenerations;
     this.breakLock = b.breakLock;
+    this.allowAccessLoss = b.allowAccessLoss;
     this.threads = b.threads;
     this.partSize = b.partSize;
     this.blockSize = b.blockSize;
@@ -71,6 +73,7 @@ public final class WriterOptions {
         .scratchDirectory(settings.scratchDirectory())
         .retainGenerations(settings.retainGenerations())
         .breakLock(settings.breakLock())
+        .allowAccessLoss(settings.allowAccessLoss())
         .hdfs(HdfsOptions.of(settings));
   }
 
@@ -166,6 +169,11 @@ public final class WriterOptions {
     return breakLock;
   }
 
+  /** Whether a change goes ahead when its archive would take access from users. */
+  public boolean allowAccessLoss() {
+    return allowAccessLoss;
+  }
+
   /** Storage policy of parts, LazyPersist, cache pinning: used only on HDFS (docs/HDFS.md). */
   public HdfsOptions hdfs() {
     return hdfs;
@@ -200,6 +208,7 @@ public final class WriterOptions {
     private ArchiveId archiveId;
     private int retainGenerations = 2;
     private boolean breakLock;
+    private boolean allowAccessLoss;
     private HdfsOptions hdfs = HdfsOptions.defaults();
     private java.nio.file.Path scratchDirectory =
         org.hpf.internal.write.spill.Scratch.defaultDirectory();
@@ -237,6 +246,11 @@ public final class WriterOptions {
      * to be dead (its host and pid are in the lock and in the error): two live writers on one
      * archive can lose data.
      */
+    public Builder allowAccessLoss(boolean value) {
+      this.allowAccessLoss = value;
+      return this;
+    }
+
     public Builder breakLock(boolean value) {
       this.breakLock = value;
       return this;

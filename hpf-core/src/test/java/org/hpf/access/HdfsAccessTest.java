@@ -1,0 +1,253 @@
+package org.hpf.access;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivilegedExceptionAction;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclEntryScope;
+import org.apache.hadoop.fs.permission.AclEntryType;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.hpf.AccessLossException;
+import org.hpf.ArchiveReader;
+import org.hpf.ArchiveSettings;
+import org.hpf.ArchiveWriter;
+import org.hpf.ExistingNames;
+import org.hpf.HpfArchive;
+import org.hpf.WriteSettings;
+import org.hpf.testing.MiniDfs;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nobody reads through an archive's files what they could not read before: on a
+ * MiniDFSCluster with permissions on, users alice and bob archive their homes (mode 0700, files
+ * 0644 as the default umask makes them) and a shared tree, and each is refused what was not
+ * theirs, through the API and by reading the archive's files directly.
+ */
+@Tag("hdfs")
+class HdfsAccessTest {
+  private static final Path BASE = new Path("/access");
+  private static final Path ALICE_HOME = new Path(BASE, "user/alice");
+  private static final Path BOB_HOME = new Path(BASE, "user/bob");
+  private static final Path HOMES = new Path(BASE, "user");
+  private static final Path SHARED = new Path(BASE, "pub");
+  private static final Path ARCHIVES = new Path(BASE, "archives");
+
+  private static DistributedFileSystem admin;
+  private static Configuration conf;
+  private static final UserGroupInformation ALICE =
+      UserGroupInformation.createUserForTesting("alice", new String[] {"alice", "team"});
+  private static final UserGroupInformation BOB =
+      UserGroupInformation.createUserForTesting("bob", new String[] {"bob"});
+
+  @BeforeAll
+  static void homes() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    admin = dfs.fileSystem();
+    conf = dfs.configuration();
+    admin.mkdirs(ARCHIVES);
+    admin.setPermission(ARCHIVES, new FsPermission((short) 01777));
+    home(ALICE_HOME, ALICE, "alice");
+    home(BOB_HOME, BOB, "bob");
+    admin.mkdirs(SHARED);
+    admin.setOwner(SHARED, "alice", "alice");
+    as(ALICE, fs -> {
+      write(fs, new Path(SHARED, "readme.txt"), "for everyone");
+      return null;
+    });
+  }
+
+  private static void home(Path home, UserGroupInformation user, String name) throws Exception {
+    admin.mkdirs(home);
+    admin.setOwner(home, name, name);
+    admin.setPermission(home, new FsPermission((short) 0700));
+    as(user, fs -> {
+      for (int i = 0; i < 3; i++) {
+        write(fs, new Path(home, "docs/note-" + i + ".txt"), name + "'s note " + i);
+      }
+      return null;
+    });
+  }
+
+  private static void write(FileSystem fs, Path file, String text) throws IOException {
+    try (FSDataOutputStream out = fs.create(file)) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  @FunctionalInterface
+  private interface AsUser<T> {
+    T run(FileSystem fs) throws Exception;
+  }
+
+  /** Runs {@code action} as {@code user}, with a file system of their own. */
+  private static <T> T as(UserGroupInformation user, AsUser<T> action) throws Exception {
+    return user.doAs((PrivilegedExceptionAction<T>) () -> {
+      try (FileSystem fs = FileSystem.newInstance(admin.getUri(), conf)) {
+        return action.run(fs);
+      }
+    });
+  }
+
+  private static WriteSettings settings(boolean allowAccessLoss) {
+    return WriteSettings.builder().pinIndex(false).allowAccessLoss(allowAccessLoss).build();
+  }
+
+  /** Creates {@code archive} from {@code roots} as {@code user}. */
+  private static void create(UserGroupInformation user, Path archive, boolean allowLoss,
+      Path... roots) throws Exception {
+    as(user, fs -> {
+      try (ArchiveWriter writer = HpfArchive.create(fs.makeQualified(archive), conf,
+          ArchiveSettings.defaults(), settings(allowLoss))) {
+        writer.addTree(List.of(roots), ExistingNames.FAIL);
+        writer.commit();
+      }
+      return null;
+    });
+  }
+
+  private static byte[] get(UserGroupInformation user, Path archive, String name)
+      throws Exception {
+    return as(user, fs -> {
+      try (ArchiveReader reader = HpfArchive.openReader(fs.makeQualified(archive), conf)) {
+        return reader.get(name);
+      }
+    });
+  }
+
+  /** Reads the first part file of {@code archive} directly, as {@code user}. */
+  private static void readPart(UserGroupInformation user, Path archive) throws Exception {
+    Path part = null;
+    for (FileStatus file : admin.listStatus(archive)) {
+      if (file.getPath().getName().startsWith("part-")) {
+        part = file.getPath();
+      }
+    }
+    Path found = part;
+    assertTrue(found != null, "no part file in " + archive);
+    as(user, fs -> {
+      try (var in = fs.open(found)) {
+        return in.read(new byte[64]);
+      }
+    });
+  }
+
+  private static short mode(Path path) throws IOException {
+    return admin.getFileStatus(path).getPermission().toShort();
+  }
+
+  @Test
+  void aPrivateHomeArchivedByItsOwnerIsReadByNobodyElse() throws Exception {
+    Path archive = new Path(ARCHIVES, "alice-home.hpf");
+    create(ALICE, archive, false, ALICE_HOME);
+    assertEquals(0700, mode(archive), "the archive of a 0700 home");
+    assertArrayEquals("alice's note 1".getBytes(StandardCharsets.UTF_8),
+        get(ALICE, archive, "docs/note-1.txt"));
+    assertThrows(AccessControlException.class, () -> get(BOB, archive, "docs/note-1.txt"));
+    assertThrows(AccessControlException.class, () -> readPart(BOB, archive));
+    // bob could not read alice's notes before either
+    assertThrows(AccessControlException.class,
+        () -> as(BOB, fs -> fs.open(new Path(ALICE_HOME, "docs/note-1.txt"))));
+  }
+
+  @Test
+  void filesEveryoneCouldReadStayReadableByEveryone() throws Exception {
+    Path archive = new Path(ARCHIVES, "shared.hpf");
+    create(ALICE, archive, false, SHARED);
+    assertEquals(0755, mode(archive));
+    assertArrayEquals("for everyone".getBytes(StandardCharsets.UTF_8),
+        get(BOB, archive, "readme.txt"));
+    readPart(BOB, archive);
+  }
+
+  @Test
+  void archivingOtherOwnersPrivateFilesIsRefusedUnlessAllowed() throws Exception {
+    Path archive = new Path(ARCHIVES, "both-homes.hpf");
+    AccessLossException refused = assertThrows(AccessLossException.class,
+        () -> create(UserGroupInformation.getCurrentUser(), archive, false, HOMES));
+    assertTrue(refused.getMessage().contains("alice (3 files"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("bob (3 files"), refused.getMessage());
+    assertFalse(admin.exists(archive), "a refused create leaves nothing");
+
+    create(UserGroupInformation.getCurrentUser(), archive, true, HOMES);
+    assertEquals(0700, mode(archive));
+    assertThrows(AccessControlException.class,
+        () -> get(ALICE, archive, "alice/docs/note-1.txt"));
+    assertThrows(AccessControlException.class, () -> readPart(BOB, archive));
+  }
+
+  @Test
+  void anAppendNarrowsTheArchiveBeforeWritingAndSaysSo() throws Exception {
+    Path archive = new Path(ARCHIVES, "growing.hpf");
+    create(ALICE, archive, false, SHARED);
+    assertEquals(0755, mode(archive));
+    assertArrayEquals("for everyone".getBytes(StandardCharsets.UTF_8),
+        get(BOB, archive, "readme.txt"));
+
+    List<String> warnings = append(archive);
+    assertEquals(0700, mode(archive));
+    assertTrue(warnings.get(0).contains("everyone could read the archive's members so far but "
+        + "not any more"), warnings.toString());
+    assertThrows(AccessControlException.class, () -> get(BOB, archive, "readme.txt"));
+    assertThrows(AccessControlException.class, () -> readPart(BOB, archive));
+    assertArrayEquals("alice's note 2".getBytes(StandardCharsets.UTF_8),
+        get(ALICE, archive, "docs/note-2.txt"));
+  }
+
+  /** Appends alice's home to {@code archive} as alice; the commit's warnings. */
+  private static List<String> append(Path archive) throws Exception {
+    return as(ALICE, fs -> {
+      try (ArchiveWriter writer = HpfArchive.openWriter(fs.makeQualified(archive), conf,
+          settings(false))) {
+        writer.addTree(List.of(ALICE_HOME), ExistingNames.FAIL);
+        return writer.commit().warnings();
+      }
+    });
+  }
+
+  @Test
+  void aDefaultAclOnTheParentLetsNobodyPastTheArchivesMode() throws Exception {
+    Path team = new Path(BASE, "team");
+    admin.mkdirs(team);
+    admin.setOwner(team, "alice", "team");
+    admin.setPermission(team, new FsPermission((short) 0750));
+    as(ALICE, fs -> {
+      write(fs, new Path(team, "plan.txt"), "the team's plan");
+      fs.setPermission(new Path(team, "plan.txt"), new FsPermission((short) 0640));
+      return null;
+    });
+    Path parent = new Path(ARCHIVES, "acl");
+    admin.mkdirs(parent);
+    admin.setPermission(parent, new FsPermission((short) 0777));
+    // Every new file and directory below the parent would name bob as a reader.
+    admin.modifyAclEntries(parent, List.of(new AclEntry.Builder().setScope(AclEntryScope.DEFAULT)
+        .setType(AclEntryType.USER).setName("bob").setPermission(FsAction.READ_EXECUTE)
+        .build()));
+    Path archive = new Path(parent, "team.hpf");
+    create(ALICE, archive, false, team);
+    // The parent's default ACL, not the umask, gave the directory its bits: others lose them.
+    assertEquals(0750, mode(archive) & 0757, "the team may read what the team could");
+    assertEquals("team", admin.getFileStatus(archive).getGroup());
+    assertThrows(AccessControlException.class, () -> readPart(BOB, archive));
+    assertThrows(AccessControlException.class, () -> get(BOB, archive, "plan.txt"));
+    assertArrayEquals("the team's plan".getBytes(StandardCharsets.UTF_8),
+        get(ALICE, archive, "plan.txt"));
+  }
+}
