@@ -236,6 +236,17 @@ class HpfArchiveTest {
       assertEquals(3, compacted.generation());
       assertTrue(compacted.bytesWritten() > 0, "the live members were copied");
       assertEquals(5, compacted.fileCount());
+
+      // Now every part is live and the index one layer: nothing to do, nothing committed.
+      writer.compact(1.0);
+      CommitResult again = writer.commit();
+      assertEquals(3, again.generation(), "the generation stays");
+      assertEquals(0, again.bytesWritten());
+      assertEquals(5, again.fileCount());
+    }
+    try (var manifests = Files.list(tmp.resolve("a.hpf/_manifests"))) {
+      assertTrue(manifests.noneMatch(m -> m.getFileName().toString().endsWith("4")),
+          "a compaction with nothing to do commits no generation");
     }
     try (ArchiveReader reader = HpfArchive.openReader(archive(), CONF)) {
       assertEquals(5, names(reader.list("")).size());

@@ -32,6 +32,7 @@ import org.hpf.internal.format.Manifest.PartInfo;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.hdfs.HdfsReport;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
@@ -564,6 +565,9 @@ public final class ArchiveWriter implements AutoCloseable {
     }
     checkNoAddition();
     long start = System.nanoTime();
+    if (!Compactor.hasWork(manifest, minLiveFraction)) {
+      return unchanged(start);
+    }
     try (GenerationCommit commit = newCommit()) {
       HpfReader current = reader();
       // The parts it copies into belong to no generation until the commit: collected on failure.
@@ -574,6 +578,14 @@ public final class ArchiveWriter implements AutoCloseable {
       return finish(result, List.of(), 0, 0, 0, outcome.bytesWritten(), outcome.partsWritten(),
           outcome.partsRemoved(), start);
     }
+  }
+
+  /** The result of a change that had nothing to do: no generation committed, the current one. */
+  private ChangeResult unchanged(long start) {
+    lastResult = new ChangeResult(manifest.generation(), 0, 0, 0, 0, 0, 0, 0, 0,
+        manifest.fileCount(), (System.nanoTime() - start) / 1_000_000,
+        HdfsReport.skipped("nothing was committed"), new SourceLinks(), 0, List.of());
+    return lastResult;
   }
 
   /** A step of a change that may throw. */
