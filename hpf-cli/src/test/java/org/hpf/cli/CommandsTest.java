@@ -262,6 +262,18 @@ class CommandsTest {
   }
 
   @Test
+  void commonOptionsGoBeforeTheCommandToo() {
+    String archive = create();
+    Cli.Result verbose = Cli.run("--verbose", "get", archive, "nope");
+    assertEquals(ExitCodes.NOT_FOUND, verbose.code(), verbose::toString);
+    assertTrue(verbose.stderr().contains("\tat org.hpf."), verbose::toString);
+    Cli.Result ls = Cli.run("-fs", "local", "-Dfs.permissions.umask-mode=022", "-q", "ls",
+        archive);
+    assertEquals(ExitCodes.OK, ls.code(), ls::toString);
+    assertEquals(new ArrayList<>(files.keySet()), ls.out().lines().toList());
+  }
+
+  @Test
   void helpAndVersion() {
     Cli.Result help = Cli.run("--help");
     assertEquals(ExitCodes.OK, help.code());
