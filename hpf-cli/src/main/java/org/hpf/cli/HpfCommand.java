@@ -84,6 +84,7 @@ public final class HpfCommand implements Callable<Integer> {
     cmd.setParameterExceptionHandler(errors);
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
+    cmd.setHelpFactory(WordWrappingHelp::new);
     // picocli hides its completion command by default: list it, it is how users get completion.
     cmd.getSubcommands().get("generate-completion").getCommandSpec().usageMessage()
         .hidden(false);
