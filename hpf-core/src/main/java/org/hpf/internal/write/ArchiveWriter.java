@@ -159,7 +159,7 @@ public final class ArchiveWriter implements AutoCloseable {
   public static ArchiveWriter open(Configuration conf, ArchiveStorage storage,
       WriterOptions options) throws IOException {
     if (!storage.rootExists()) {
-      throw new FileNotFoundException("no archive at " + storage.location());
+      throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
     if (options.breakLock()) {
       WriterLock.breakStale(storage);
@@ -414,6 +414,26 @@ public final class ArchiveWriter implements AutoCloseable {
   /** True when members were added since the last commit. */
   public synchronized boolean hasPendingChanges() {
     return addition != null;
+  }
+
+  /** The archive's location, for messages. */
+  public String location() {
+    return storage.location();
+  }
+
+  /** Members added since the last commit: what an abort drops. */
+  public synchronized long pendingAdditions() {
+    return addition == null ? 0 : addition.files();
+  }
+
+  /** Deletions staged since the last commit. */
+  public synchronized long pendingDeletions() {
+    return addition == null ? 0 : addition.deletions();
+  }
+
+  /** Whether this writer creates the archive and has not committed it yet. */
+  public boolean createsUncommitted() {
+    return creating != null && manifest == null && !committedAny;
   }
 
   /**
