@@ -252,7 +252,7 @@ public final class HpfReader implements AutoCloseable {
   private CheckedMember inPlace(ArchiveInput part, IndexRecord record, String name,
       String description) throws IOException {
     EntryHeader header = EntryReader.readHeader(part, record, name, storage.location());
-    return EntryReader.inPlace(part, record, header, description);
+    return EntryReader.inPlace(part, record, header, name, description);
   }
 
   /**
