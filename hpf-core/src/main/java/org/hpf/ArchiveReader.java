@@ -43,14 +43,28 @@ public interface ArchiveReader extends Closeable {
   InputStream open(String name) throws IOException;
 
   /**
-   * Whether the archive has a member. Costs one record read, no entry read, for an archive
-   * whose names are hashed with SHA-256 (every archive created by this version).
+   * Whether the archive has a member: a file, as Hadoop's {@code FileSystem.isFile} says
+   * (a directory is no member: see {@link #isDirectory}). Costs one record read, no entry
+   * read, for an archive whose names are hashed with SHA-256 (every archive created by this
+   * version).
    *
    * @param name the name to look for
    * @return true when it is a member
    * @throws IOException if the file system fails or the index is damaged
    */
   boolean exists(String name) throws IOException;
+
+  /**
+   * Whether a name is a directory of the archive: some member's name starts with it and a
+   * {@code /} ({@code "app-1"} for {@code app-1/a.log}); {@code ""} is the root, a directory
+   * of every archive. Directories are not stored: this reads the names files up to the first
+   * name below it, as {@code hpf://} does.
+   *
+   * @param name the directory's path, without or with a trailing {@code /}
+   * @return true when members are below it
+   * @throws IOException if the file system fails or a names file is damaged
+   */
+  boolean isDirectory(String name) throws IOException;
 
   /**
    * The status of a member: its length and modification time, from its 40-byte index record
@@ -64,16 +78,28 @@ public interface ArchiveReader extends Closeable {
   MemberStatus stat(String name) throws IOException;
 
   /**
-   * Lists the members whose names start with {@code prefix} ({@code ""} for all; {@code "a/b/"}
-   * for the tree below directory {@code a/b}), in increasing UTF-8 byte order, streamed from
-   * the names files without reading the index.
+   * Lists the members below a directory, recursively, as Hadoop's
+   * {@code FileSystem.listFiles(dir, true)} does: {@code "app-1"} (or {@code "app-1/"}) lists
+   * {@code app-1/a.log} and {@code app-1/x/b.log}, never {@code app-10/c.log}; {@code ""} lists
+   * every member; a member's own name lists that member. In increasing UTF-8 byte order,
+   * streamed from the names files without reading the index.
    *
-   * @param prefix the start the names share
-   * @return the members; close it if not read to its end
+   * @param directory the directory's path, without or with a trailing {@code /}
+   * @return the members; empty when there is nothing below it; close it if not read to its end
    * @throws IOException if the file system fails (or, from the iterator, if a names file is
    *     damaged)
    */
-  MemberIterator list(String prefix) throws IOException;
+  MemberIterator list(String directory) throws IOException;
+
+  /**
+   * Lists every member, as {@link #list(String) list("")}.
+   *
+   * @return the members; close it if not read to its end
+   * @throws IOException as {@link #list(String)}
+   */
+  default MemberIterator list() throws IOException {
+    return list("");
+  }
 
   /**
    * Where a member's bytes are: the blocks of its part file that hold its entry, for placing
@@ -100,7 +126,8 @@ public interface ArchiveReader extends Closeable {
 
   /**
    * Closes the reader. Streams and listings still open keep their generation's files until they
-   * are closed; every later call fails.
+   * are closed; every later call fails with an {@link IOException} saying the reader is
+   * closed, as a closed stream's reads do.
    *
    * @throws IOException if closing the archive's files fails
    */

@@ -18,7 +18,8 @@ import org.apache.hadoop.fs.Path;
  *       grow with the number of members, and a crash loses nothing journaled.
  *   <li>{@link #commit()} publishes the change as one new generation, atomically; readers see
  *       all of it or none. {@link #abort()} (or closing without a commit) drops it and leaves
- *       the archive as it was; a create that never committed leaves nothing.
+ *       the archive as it was; a create that never committed leaves nothing. <b>Closing without
+ *       a commit discards the change</b>; it logs a warning with the number of members lost.
  * </ol>
  *
  * <p>{@link #compact} is a change of its own: it rewrites mostly-dead part files and is
@@ -47,11 +48,14 @@ public interface ArchiveWriter extends Closeable {
   void add(String name, InputStream in, long length, long modificationTime) throws IOException;
 
   /**
-   * Adds a member whose bytes are in memory, modified now.
+   * Adds a member whose bytes are in memory. Its modification time is the time of the call
+   * ({@link System#currentTimeMillis()}); use {@link #add(String, InputStream, long, long)} to
+   * give another.
    *
    * @param name the member's name
    * @param bytes its bytes
-   * @throws NameExistsException if the archive has the name
+   * @throws NameExistsException if the archive has the name (use {@link #replace(String,
+   *     byte[])})
    * @throws IOException as {@link #add(String, InputStream, long, long)}
    */
   void add(String name, byte[] bytes) throws IOException;
@@ -68,6 +72,16 @@ public interface ArchiveWriter extends Closeable {
    */
   void replace(String name, InputStream in, long length, long modificationTime)
       throws IOException;
+
+  /**
+   * As {@link #add(String, byte[])}, modified now, but a member of the same name is replaced
+   * instead of refused.
+   *
+   * @param name the member's name
+   * @param bytes its bytes
+   * @throws IOException as {@link #add(String, InputStream, long, long)}
+   */
+  void replace(String name, byte[] bytes) throws IOException;
 
   /**
    * Adds every file below the given roots, on any Hadoop file system; a member's name is its

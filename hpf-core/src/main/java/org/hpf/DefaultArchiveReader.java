@@ -93,9 +93,38 @@ final class DefaultArchiveReader implements ArchiveReader {
   }
 
   @Override
-  public MemberIterator list(String prefix) throws IOException {
-    return holding(generation -> new Listing(generation.reader().listEntries(prefix),
-        generation));
+  public MemberIterator list(String directory) throws IOException {
+    String path = withoutTrailingSlashes(directory);
+    return holding(generation -> new Listing(below(generation.reader(), path), generation));
+  }
+
+  @Override
+  public boolean isDirectory(String name) throws IOException {
+    String path = withoutTrailingSlashes(name);
+    return path.isEmpty() || call(reader -> {
+      try (Stream<NameEntry> below = reader.listEntries(path + "/")) {
+        return below.findAny().isPresent();
+      }
+    });
+  }
+
+  /** The names below a directory (every name for the root); a member's own name for itself. */
+  private static Stream<NameEntry> below(HpfReader reader, String path) throws IOException {
+    if (path.isEmpty()) {
+      return reader.listEntries("");
+    }
+    if (reader.exists(path)) {
+      return reader.listEntries(path).filter(entry -> entry.name().equals(path));
+    }
+    return reader.listEntries(path + "/");
+  }
+
+  private static String withoutTrailingSlashes(String path) {
+    int end = path.length();
+    while (end > 0 && path.charAt(end - 1) == '/') {
+      end--;
+    }
+    return path.substring(0, end);
   }
 
   @Override

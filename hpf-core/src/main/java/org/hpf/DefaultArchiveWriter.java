@@ -1,23 +1,29 @@
 package org.hpf;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.hpf.internal.write.ChangeResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link ArchiveWriter} over the engine's writer. A compaction is held until the commit,
  * where it runs as the engine's own one-shot change.
  */
 final class DefaultArchiveWriter implements ArchiveWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(ArchiveWriter.class);
   private final org.hpf.internal.write.ArchiveWriter writer;
+  private final String location;
   /** The live fraction of a compaction asked for and not yet committed, or NaN. */
   private double compaction = Double.NaN;
 
   DefaultArchiveWriter(org.hpf.internal.write.ArchiveWriter writer) {
     this.writer = writer;
+    this.location = writer.location();
   }
 
   @Override
@@ -38,6 +44,13 @@ final class DefaultArchiveWriter implements ArchiveWriter {
       throws IOException {
     checkNoCompaction();
     writer.replace(name, in, length, modificationTime);
+  }
+
+  @Override
+  public void replace(String name, byte[] bytes) throws IOException {
+    checkNoCompaction();
+    writer.replace(name, new ByteArrayInputStream(bytes), bytes.length,
+        System.currentTimeMillis());
   }
 
   @Override
@@ -101,6 +114,21 @@ final class DefaultArchiveWriter implements ArchiveWriter {
 
   @Override
   public void close() throws IOException {
+    warnOfDiscardedChange();
     writer.close();
+  }
+
+  /** Closing without a commit is legal (it aborts), but easy to do by mistake: say what goes. */
+  private void warnOfDiscardedChange() {
+    long added = writer.pendingAdditions();
+    long deleted = writer.pendingDeletions();
+    boolean creating = writer.createsUncommitted();
+    if (added == 0 && deleted == 0 && !creating && Double.isNaN(compaction)) {
+      return;
+    }
+    LOG.warn("{}: writer closed without commit(): {} member(s) added and {} deletion(s){}"
+        + " discarded{}", location, added, deleted,
+        Double.isNaN(compaction) ? "" : " and a compaction",
+        creating ? "; the archive was never committed and is removed" : "");
   }
 }

@@ -1,6 +1,7 @@
 package org.hpf;
 
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.hpf.internal.read.HpfReader;
@@ -96,6 +97,29 @@ public final class HpfArchive {
       WriteSettings settings) throws IOException {
     return new DefaultArchiveWriter(org.hpf.internal.write.ArchiveWriter.create(conf, archive,
         writerOptions(layout, settings)));
+  }
+
+  /**
+   * Creates an archive of every file below {@code roots} and commits it, in one call: the
+   * common case of {@link #create(Path, Configuration)}, {@link ArchiveWriter#addTree} and
+   * {@link ArchiveWriter#commit()}, with the layout and settings from {@code conf}. A failure
+   * leaves nothing at {@code archive}.
+   *
+   * @param archive where to create it: a path that does not exist, or an empty directory
+   * @param conf the Hadoop configuration
+   * @param roots directories (or single files) to archive; a member's name is its path
+   *     relative to its root
+   * @return what the commit published
+   * @throws ArchiveExistsException if {@code archive} is a directory that is not empty
+   * @throws DuplicateNameException if two roots give the same name
+   * @throws IOException if a source cannot be read or the file system fails
+   */
+  public static CommitResult createFromTrees(Path archive, Configuration conf, List<Path> roots)
+      throws IOException {
+    try (ArchiveWriter writer = create(archive, conf)) {
+      writer.addTree(roots, ExistingNames.FAIL);
+      return writer.commit();
+    }
   }
 
   /**

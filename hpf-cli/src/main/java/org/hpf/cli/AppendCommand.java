@@ -71,6 +71,12 @@ final class AppendCommand extends HpfSubcommand {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     Path archivePath = resolve(archive);
+    String last = sources.get(sources.size() - 1);
+    if (!isArchive(archivePath) && isArchive(resolve(last))) {
+      List<String> swapped = new ArrayList<>(List.of("hpf", "append", last, archive));
+      swapped.addAll(sources.subList(0, sources.size() - 1));
+      throw swappedArguments(last, String.join(" ", swapped));
+    }
     requireArchive(archivePath);
     List<Path> roots = new ArrayList<>();
     for (String source : sources) {
@@ -114,6 +120,12 @@ final class AppendCommand extends HpfSubcommand {
       result = result.withWarnings(writer.closeWarnings());
     }
     printWarnings(result.warnings());
+    if (replace && result.filesReplaced() == 0 && result.filesAdded() > 0) {
+      // Likely a member named otherwise than meant: a file source is named by its file name.
+      printWarnings(List.of("--replace replaced nothing: all " + result.filesAdded()
+          + " name(s) were new. A file source is named by its file name alone, a directory's"
+          + " files by their paths below it; 'hpf ls' shows the names"));
+    }
     if (!quiet()) {
       printSummary(out(), archivePath, result);
     }

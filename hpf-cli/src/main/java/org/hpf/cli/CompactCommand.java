@@ -53,6 +53,7 @@ final class CompactCommand extends HpfSubcommand {
       builder.partSize(partSize);
     }
     ChangeResult result;
+    long before;
     try (Progress progress = progress("compact")) {
       builder.progress(progress);
       WriterOptions options = builder.build();
@@ -64,12 +65,20 @@ final class CompactCommand extends HpfSubcommand {
       ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, options);
       try (writer) {
         reportRecovery(writer.recovery());
+        before = writer.manifest().generation();
         progress.started(Progress.UNKNOWN, bytesToCopy(writer.manifest()));
         result = writer.compact(minLive);
       }
       result = result.withWarnings(writer.closeWarnings());
     }
     printWarnings(result.warnings());
+    if (result.generation() == before) {
+      if (!quiet()) {
+        out().printf(Locale.ROOT, "nothing to compact in %s: generation %d stays (no part's"
+            + " live fraction below %s, one index layer)%n", archivePath, before, minLive);
+      }
+      return ExitCodes.OK;
+    }
     if (!quiet()) {
       out().println("compacted " + archivePath + ": generation " + result.generation());
       out().printf(Locale.ROOT, "  parts          %d rewritten into %d%n", result.partsRemoved(),

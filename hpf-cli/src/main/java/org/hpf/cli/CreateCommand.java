@@ -92,6 +92,12 @@ final class CreateCommand extends HpfSubcommand {
     // The writer checks this too, but only after it has listed every source.
     if (fileSystem(archive).exists(archive) && (fileSystem(archive).isFile(archive)
         || fileSystem(archive).listStatus(archive).length > 0)) {
+      if (isArchive(sources.get(0)) && !isArchive(archive)) {
+        // An existing archive first, an existing plain directory last: append's order.
+        List<String> swapped = new ArrayList<>(List.of("hpf", "append", paths.get(0)));
+        swapped.addAll(paths.subList(1, paths.size()));
+        throw swappedArguments(paths.get(0), String.join(" ", swapped));
+      }
       throw new ArchiveExistsException(archive.toString());
     }
 

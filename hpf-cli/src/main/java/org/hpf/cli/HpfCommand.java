@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.HashSet;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.util.VersionInfo;
 import org.hpf.internal.format.FileHeader;
@@ -29,8 +31,9 @@ import picocli.CommandLine;
         DeleteSourcesCommand.class,
         DemoCommand.class, HelpCommand.class, AutoComplete.GenerateCompletion.class},
     footer = {"%nThe common options (--verbose, --quiet, -D, --conf, -fs, --principal,"
-        + " --keytab) follow the subcommand, e.g.:",
+        + " --keytab) go after the subcommand or before it, e.g.:",
         "  hpf ls -fs hdfs://namenode:8020 /data/logs.hpf",
+        "  hpf --verbose ls /data/logs.hpf",
         "Kerberos: kinit first, or pass --principal and --keytab (docs/SECURITY.md).",
         "%nProgress: a bar on stderr when stdout is a terminal, a plain line every 2 s"
             + " otherwise, nothing with --quiet.",
@@ -56,11 +59,22 @@ public final class HpfCommand implements Callable<Integer> {
   public static int execute(String[] args, PrintStream out, PrintStream err) {
     CommandLine cmd = commandLine(out, err);
     try {
-      return cmd.execute(args);
+      return cmd.execute(LeadingOptions.moveAfterCommand(args, commonOptionCommands(cmd)));
     } finally {
       out.flush();
       err.flush();
     }
+  }
+
+  /** The subcommands that take the common options: all but help and generate-completion. */
+  private static Set<String> commonOptionCommands(CommandLine cmd) {
+    Set<String> names = new HashSet<>();
+    cmd.getSubcommands().forEach((name, sub) -> {
+      if (sub.getCommand() instanceof HpfSubcommand) {
+        names.add(name);
+      }
+    });
+    return names;
   }
 
   static CommandLine commandLine(PrintStream out, PrintStream err) {
@@ -70,6 +84,7 @@ public final class HpfCommand implements Callable<Integer> {
     cmd.setParameterExceptionHandler(errors);
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
+    cmd.setHelpFactory(WordWrappingHelp::new);
     // picocli hides its completion command by default: list it, it is how users get completion.
     cmd.getSubcommands().get("generate-completion").getCommandSpec().usageMessage()
         .hidden(false);

@@ -232,6 +232,21 @@ abstract class HpfSubcommand implements Callable<Integer> {
     }
   }
 
+  /** Whether a path is an archive: a directory with a {@code _manifests} directory. */
+  boolean isArchive(Path path) throws IOException {
+    return fileSystem(path).isDirectory(new Path(path, Manifest.DIR));
+  }
+
+  /**
+   * The usage error for arguments given in the other command's order (create takes the archive
+   * last, append first): the one that should be the archive is not one and the other is.
+   */
+  ParameterException swappedArguments(String archive, String command) {
+    return new ParameterException(spec.commandLine(), "'" + archive + "' is an archive, and "
+        + spec.name() + " takes it " + ("create".equals(spec.name()) ? "last" : "first")
+        + ": did you mean '" + command + "'?");
+  }
+
   /**
    * The part size the archive was created with (a writer's options do not read it from the
    * archive), or -1 when no generation is committed yet (recovery will commit one).

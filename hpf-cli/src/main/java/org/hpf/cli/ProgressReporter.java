@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Progress as a plain line on stderr once per interval (phase, files done/total, bytes, rate,
- * time so far and left); nothing for work that ends within the first interval. For runs whose
+ * Progress as a plain line on stderr once per interval, {@code progress: <phase> <files
+ * done/total>, <bytes>, <rate>, <time so far>, <time left>}; nothing for work that ends within the first interval. For runs whose
  * output is not a terminal: no carriage returns, no escapes, one line at a time.
  */
 final class ProgressReporter extends Progress {
@@ -63,7 +63,8 @@ final class ProgressReporter extends Progress {
     double millis = (System.nanoTime() - start) / 1e6;
     long files = filesDone.get();
     long bytes = bytesDone.get();
-    StringBuilder line = new StringBuilder("hpf: ").append(phase).append(": ");
+    // Not "hpf: ", the prefix of errors and warnings: a progress line is neither.
+    StringBuilder line = new StringBuilder("progress: ").append(phase).append(' ');
     if (filesTotal != UNKNOWN) {
       line.append(Units.count(files)).append('/').append(Units.count(filesTotal))
           .append(" files, ");

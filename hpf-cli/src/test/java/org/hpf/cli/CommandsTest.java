@@ -262,6 +262,50 @@ class CommandsTest {
   }
 
   @Test
+  void swappedArgumentsSuggestTheRightOrder() {
+    String archive = create();
+    Cli.Result append = Cli.run("append", src.toString(), archive);
+    assertEquals(ExitCodes.USAGE, append.code(), append::toString);
+    assertTrue(append.stderr().startsWith("hpf: '" + archive + "' is an archive, and append"
+        + " takes it first: did you mean 'hpf append " + archive + " " + src + "'?"),
+        append::toString);
+    Cli.Result create = Cli.run("create", archive, src.toString());
+    assertEquals(ExitCodes.USAGE, create.code(), create::toString);
+    assertTrue(create.stderr().startsWith("hpf: '" + archive + "' is an archive, and create"
+        + " takes it last: did you mean 'hpf append " + archive + " " + src + "'?"),
+        create::toString);
+  }
+
+  @Test
+  void aReplaceThatReplacedNothingWarns() throws IOException {
+    String archive = create();
+    Path more = dir.resolve("more");
+    Files.createDirectories(more.resolve("d0/sub0"));
+    Path file = Files.writeString(more.resolve("d0/sub0/f0.bin"), "new");
+    // A file source is named by its file name: f0.bin, a new name at the root.
+    Cli.Result misnamed = Cli.run("append", "--replace", archive, file.toString());
+    assertEquals(ExitCodes.OK, misnamed.code(), misnamed::toString);
+    assertTrue(misnamed.stderr().startsWith("hpf: warning: --replace replaced nothing: all 1"
+        + " name(s) were new."), misnamed::toString);
+    Cli.Result replaced = Cli.run("append", "--replace", archive, more.toString());
+    assertEquals(ExitCodes.OK, replaced.code(), replaced::toString);
+    assertTrue(replaced.out().contains("0 added, 1 replaced"), replaced::toString);
+    assertEquals("", replaced.stderr(), replaced::toString);
+  }
+
+  @Test
+  void commonOptionsGoBeforeTheCommandToo() {
+    String archive = create();
+    Cli.Result verbose = Cli.run("--verbose", "get", archive, "nope");
+    assertEquals(ExitCodes.NOT_FOUND, verbose.code(), verbose::toString);
+    assertTrue(verbose.stderr().contains("\tat org.hpf."), verbose::toString);
+    Cli.Result ls = Cli.run("-fs", "local", "-Dfs.permissions.umask-mode=022", "-q", "ls",
+        archive);
+    assertEquals(ExitCodes.OK, ls.code(), ls::toString);
+    assertEquals(new ArrayList<>(files.keySet()), ls.out().lines().toList());
+  }
+
+  @Test
   void helpAndVersion() {
     Cli.Result help = Cli.run("--help");
     assertEquals(ExitCodes.OK, help.code());

@@ -3,8 +3,13 @@ package org.hpf.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** --help, help, --version and the completion script. */
 class HelpAndCompletionTest {
@@ -40,6 +45,34 @@ class HelpAndCompletionTest {
     }
     Cli.Result unknown = Cli.run("help", "frobnicate");
     assertTrue(unknown.code() != ExitCodes.OK, unknown::toString);
+  }
+
+  /**
+   * Help wraps between words only: no identifier (mapreduce.framework.name,
+   * hdfs://namenode:8020, core-site.xml) is cut at its dots, colons or slashes. Every word of
+   * the help in 80 columns is a word of the help in 1000.
+   */
+  @Test
+  void helpWrapsBetweenWordsOnly() {
+    CommandLine hpf = HpfCommand.commandLine(System.out, System.err);
+    List<CommandLine> commands = new ArrayList<>(List.of(hpf));
+    COMMANDS.forEach(command -> commands.add(hpf.getSubcommands().get(command)));
+    commands.add(hpf.getSubcommands().get("cache"));
+    for (CommandLine command : commands) {
+      Set<String> narrow = words(command, 80);
+      narrow.removeAll(words(command, 1000));
+      assertEquals(Set.of(), narrow, () -> "cut words in the help of "
+          + command.getCommandName() + ":\n" + usage(command, 80));
+    }
+  }
+
+  private static Set<String> words(CommandLine command, int width) {
+    return new HashSet<>(Arrays.asList(usage(command, width).strip().split("\\s+")));
+  }
+
+  private static String usage(CommandLine command, int width) {
+    command.getCommandSpec().usageMessage().width(width);
+    return command.getUsageMessage(CommandLine.Help.Ansi.OFF);
   }
 
   @Test

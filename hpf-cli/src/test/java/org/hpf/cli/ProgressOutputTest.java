@@ -46,14 +46,14 @@ class ProgressOutputTest {
       assertFalse(all.contains(ESC), () -> args[0] + " printed an escape sequence:\n" + r);
       assertFalse(all.contains("\r"), () -> args[0] + " printed a carriage return:\n" + r);
       for (String line : r.stderr().lines().toList()) {
-        assertTrue(line.startsWith("hpf: "), () -> args[0] + ": " + line);
+        assertTrue(line.startsWith("progress: "), () -> args[0] + ": " + line);
       }
       assertFalse(r.out().isEmpty(), () -> args[0] + " ends with a summary");
     }
     Cli.Result create = Cli.run("create", "--progress-interval", "1", "--threads", "2",
         dir.resolve("src").toString(), dir.resolve("b.hpf").toString());
-    assertTrue(create.stderr().contains("hpf: merging: ") || create.stderr().contains(
-        "hpf: indexing: "), create::toString);
+    assertTrue(create.stderr().contains("progress: merging ") || create.stderr().contains(
+        "progress: indexing "), create::toString);
     assertTrue(create.stderr().contains(" files, "), create::toString);
   }
 

@@ -16,7 +16,7 @@ class ProgressReporterTest {
       progress.merged(1 << 20);
       progress.merged(1 << 20);
       String line = progress.line();
-      assertTrue(line.startsWith("hpf: merging: 2/3 files, 2.0 MiB/3.0 MiB, "), line);
+      assertTrue(line.startsWith("progress: merging 2/3 files, 2.0 MiB/3.0 MiB, "), line);
       assertTrue(line.contains("/s, "), line);
     }
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.test.GenericTestUtils.LogCapturer;
 import org.hpf.ArchiveLockedException;
 import org.hpf.ArchiveReader;
 import org.hpf.ArchiveSettings;
@@ -34,6 +36,7 @@ import org.hpf.WriteSettings;
 import org.hpf.internal.read.HpfReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** The public API end to end on the local file system: one writer life cycle, one reader. */
 class HpfArchiveTest {
@@ -236,10 +239,99 @@ class HpfArchiveTest {
       assertEquals(3, compacted.generation());
       assertTrue(compacted.bytesWritten() > 0, "the live members were copied");
       assertEquals(5, compacted.fileCount());
+
+      // Now every part is live and the index one layer: nothing to do, nothing committed.
+      writer.compact(1.0);
+      CommitResult again = writer.commit();
+      assertEquals(3, again.generation(), "the generation stays");
+      assertEquals(0, again.bytesWritten());
+      assertEquals(5, again.fileCount());
+    }
+    try (var manifests = Files.list(tmp.resolve("a.hpf/_manifests"))) {
+      assertTrue(manifests.noneMatch(m -> m.getFileName().toString().endsWith("4")),
+          "a compaction with nothing to do commits no generation");
     }
     try (ArchiveReader reader = HpfArchive.openReader(archive(), CONF)) {
       assertEquals(5, names(reader.list("")).size());
       assertArrayEquals(new byte[100], reader.get("f19"));
+    }
+  }
+
+  @Test
+  void aMissingArchiveDoesNotExist() throws IOException {
+    String missing = "archive does not exist: ";
+    FileNotFoundException reading = assertThrows(FileNotFoundException.class,
+        () -> HpfArchive.openReader(archive(), CONF));
+    assertTrue(reading.getMessage().startsWith(missing), reading.getMessage());
+    FileNotFoundException writing = assertThrows(FileNotFoundException.class,
+        () -> HpfArchive.openWriter(archive(), CONF));
+    assertTrue(writing.getMessage().startsWith(missing), writing.getMessage());
+
+  }
+
+  @Test
+  void closingWithoutCommitWarnsOfWhatItDiscards() throws IOException {
+    LogCapturer log = LogCapturer.captureLogs(LoggerFactory.getLogger(ArchiveWriter.class));
+    try {
+      try (ArchiveWriter writer = HpfArchive.create(archive(), CONF)) {
+        writer.add("a", new byte[1]);
+        writer.add("b", new byte[2]);
+      }
+      assertTrue(log.getOutput().contains("writer closed without commit(): 2 member(s) added"
+          + " and 0 deletion(s) discarded; the archive was never committed and is removed"),
+          log.getOutput());
+      assertFalse(Files.exists(tmp.resolve("a.hpf")));
+    } finally {
+      log.stopCapturing();
+    }
+  }
+
+  @Test
+  void oneCallArchivesTreesAndBytesAreModifiedNow() throws IOException {
+    java.nio.file.Path tree = Files.createDirectories(tmp.resolve("tree/logs"));
+    Files.writeString(tree.resolve("a.log"), "a");
+    Files.writeString(tmp.resolve("tree/b.txt"), "bb");
+    CommitResult created = HpfArchive.createFromTrees(archive(), CONF,
+        List.of(new Path(tmp.resolve("tree").toUri())));
+    assertEquals(2, created.filesAdded());
+
+    long before = System.currentTimeMillis();
+    try (ArchiveWriter writer = HpfArchive.openWriter(archive(), CONF)) {
+      writer.replace("b.txt", "new".getBytes(UTF_8));
+      writer.replace("c.txt", "c".getBytes(UTF_8));
+      assertEquals(1, writer.commit().filesReplaced());
+    }
+    try (ArchiveReader reader = HpfArchive.openReader(archive(), CONF)) {
+      assertArrayEquals("a".getBytes(UTF_8), reader.get("logs/a.log"));
+      assertArrayEquals("new".getBytes(UTF_8), reader.get("b.txt"));
+      MemberStatus replaced = reader.stat("b.txt");
+      assertTrue(replaced.modificationTime() >= before, () -> "modified at the call: "
+          + replaced);
+    }
+  }
+
+  @Test
+  void listTakesADirectoryAsFileSystemListingsDo() throws IOException {
+    try (ArchiveWriter writer = HpfArchive.create(archive(), CONF)) {
+      for (String name : List.of("app-1/a.log", "app-1/x/b.log", "app-10/c.log", "app-1.txt",
+          "top")) {
+        writer.add(name, name.getBytes(UTF_8));
+      }
+      writer.commit();
+    }
+    try (ArchiveReader reader = HpfArchive.openReader(archive(), CONF)) {
+      assertEquals(List.of("app-1/a.log", "app-1/x/b.log"), names(reader.list("app-1")));
+      assertEquals(List.of("app-1/a.log", "app-1/x/b.log"), names(reader.list("app-1/")));
+      assertEquals(List.of("app-1/x/b.log"), names(reader.list("app-1/x")));
+      assertEquals(List.of("top"), names(reader.list("top")), "a member lists itself");
+      assertEquals(List.of(), names(reader.list("app")));
+      assertEquals(5, names(reader.list()).size());
+      assertTrue(reader.isDirectory("app-1"));
+      assertTrue(reader.isDirectory("app-1/x/"));
+      assertTrue(reader.isDirectory(""), "the root");
+      assertFalse(reader.isDirectory("app"));
+      assertFalse(reader.isDirectory("top"), "a member is no directory");
+      assertFalse(reader.exists("app-1"), "exists is about members");
     }
   }
 
@@ -250,6 +342,11 @@ class HpfArchiveTest {
       ArchiveLockedException e = assertThrows(ArchiveLockedException.class,
           () -> HpfArchive.openWriter(archive(), CONF));
       assertTrue(e instanceof HpfException);
+      // Its holder is alive in this process: breaking the lock is no advice to give.
+      assertTrue(e.getMessage().contains("locked by another writer in this process"),
+          e.getMessage());
+      assertFalse(e.getMessage().contains("breakLock"), e.getMessage());
+      assertFalse(e.getMessage().contains("token"), e.getMessage());
     }
   }
 

@@ -25,6 +25,7 @@ public final class CheckedMember {
 
   private final ArchiveInput part;
   private final long entryOffset;
+  private final String name;
   private final String description;
   private final long start;
   private final long length;
@@ -35,11 +36,14 @@ public final class CheckedMember {
 
   /**
    * @param header the entry's header, already checked against its index record and name
-   * @param description how errors name the member (its name and archive, or its path)
+   * @param name the member's name, for checksum errors ({@link EntryChecks})
+   * @param description how other errors name the member (its name and archive, or its path)
    */
-  CheckedMember(ArchiveInput part, long entryOffset, EntryHeader header, String description) {
+  CheckedMember(ArchiveInput part, long entryOffset, EntryHeader header, String name,
+      String description) {
     this.part = part;
     this.entryOffset = entryOffset;
+    this.name = name;
     this.description = description;
     this.start = entryOffset + header.size();
     this.length = header.storedLength();
@@ -69,9 +73,13 @@ public final class CheckedMember {
         .getInt();
   }
 
-  /** Where in its part the stored checksum is (for messages). */
-  public long checksumOffset() {
-    return tableOffset + tableBytes();
+  /** Where in its part the member's entry starts (for messages). */
+  public long entryOffset() {
+    return entryOffset;
+  }
+
+  public String name() {
+    return name;
   }
 
   public String description() {
@@ -124,7 +132,7 @@ public final class CheckedMember {
     crc.update(bytes, at, n);
     long from = chunk * ChunkChecksums.CHUNK_SIZE;
     EntryChecks.checkChunk((int) crc.getValue(), storedChunkChecksum(chunk), part.name(),
-        start + from, description, from, from + n - 1);
+        entryOffset, name, from, from + n - 1);
   }
 
   private int storedChunkChecksum(long chunk) throws IOException {
@@ -167,7 +175,7 @@ public final class CheckedMember {
         throw EntryChecks.truncated(description, part, entryOffset, e);
       }
       EntryChecks.checkContent((int) crc.getValue(), storedChecksum(), part.name(),
-          checksumOffset(), description);
+          entryOffset, name);
       wholeChecked = true;
     }
   }
@@ -191,7 +199,7 @@ public final class CheckedMember {
    * first byte; its header says it is chunked).
    */
   static void checkChunks(byte[] entry, EntryHeader header, String file, long entryOffset,
-      String member) throws CorruptArchiveException {
+      String name) throws CorruptArchiveException {
     int dataAt = header.size();
     int length = (int) header.storedLength();
     ByteBuffer table = ByteBuffer.wrap(entry, dataAt + length, (int) header.tableBytes());
@@ -201,8 +209,8 @@ public final class CheckedMember {
       int n = Math.min(chunk, length - from);
       crc.reset();
       crc.update(entry, dataAt + from, n);
-      EntryChecks.checkChunk((int) crc.getValue(), table.getInt(), file,
-          entryOffset + dataAt + from, member, from, from + n - 1);
+      EntryChecks.checkChunk((int) crc.getValue(), table.getInt(), file, entryOffset, name,
+          from, from + n - 1);
     }
   }
 }

@@ -84,7 +84,7 @@ public final class CheckedMemberStream extends InputStream {
     inOrder += n;
     if (inOrder == member.length()) {
       EntryChecks.checkContent((int) crc.getValue(), member.storedChecksum(),
-          member.part().name(), member.checksumOffset(), member.description());
+          member.part().name(), member.entryOffset(), member.name());
     }
   }
 

@@ -24,24 +24,30 @@ public final class EntryChecks {
         + " reader opened it", e);
   }
 
+  /*
+   * Damage to a member's bytes is reported in one form however they are read (verify, a get,
+   * a stream, hpf://): the part, the offset where the member's entry starts, and the member by
+   * its name in the archive.
+   */
+
   /** Fails unless the CRC32C computed over a member's bytes is the one its entry stores. */
-  public static void checkContent(int computed, int stored, String file, long offset,
-      String member) throws CorruptArchiveException {
+  public static void checkContent(int computed, int stored, String file, long entryOffset,
+      String name) throws CorruptArchiveException {
     if (computed != stored) {
-      throw new CorruptArchiveException(file, offset, String.format(
-          "content checksum of %s is 0x%08X, computed 0x%08X", member, stored, computed));
+      throw new CorruptArchiveException(file, entryOffset, String.format(
+          "content checksum of '%s' is 0x%08X, computed 0x%08X", name, stored, computed));
     }
   }
 
   /**
    * Fails unless the CRC32C computed over a chunk of a member (its bytes {@code from} to
-   * {@code to}, at {@code offset} of the part) is the one its entry stores.
+   * {@code to}) is the one its entry, at {@code entryOffset} of the part, stores.
    */
-  public static void checkChunk(int computed, int stored, String file, long offset,
-      String member, long from, long to) throws CorruptArchiveException {
+  public static void checkChunk(int computed, int stored, String file, long entryOffset,
+      String name, long from, long to) throws CorruptArchiveException {
     if (computed != stored) {
-      throw new CorruptArchiveException(file, offset, String.format(
-          "chunk checksum of %s bytes %d to %d is 0x%08X, computed 0x%08X", member, from, to,
+      throw new CorruptArchiveException(file, entryOffset, String.format(
+          "chunk checksum of '%s' bytes %d to %d is 0x%08X, computed 0x%08X", name, from, to,
           stored, computed));
     }
   }

@@ -39,7 +39,7 @@ final class EntryReader {
         archive);
     EntryHeader header = checkHeader(entry, record, name, file);
     if (header.chunked()) {
-      CheckedMember.checkChunks(entry, header, file, record.offset(), "'" + name + "'");
+      CheckedMember.checkChunks(entry, header, file, record.offset(), name);
     }
     int storedAt = header.size();
     byte[] original;
@@ -96,8 +96,8 @@ final class EntryReader {
 
   /** A raw member, read in place: no byte of it is handed out unchecked. */
   static CheckedMember inPlace(ArchiveInput part, IndexRecord record, EntryHeader header,
-      String description) {
-    return new CheckedMember(part, record.offset(), header, description);
+      String name, String description) {
+    return new CheckedMember(part, record.offset(), header, name, description);
   }
 
   /** A read inside the entry of member {@code name}: if the part ends early, the error says so. */
@@ -157,6 +157,6 @@ final class EntryReader {
 
   private static void checkContent(int computed, int expected, String file, IndexRecord record,
       String name) throws CorruptArchiveException {
-    EntryChecks.checkContent(computed, expected, file, record.offset(), "'" + name + "'");
+    EntryChecks.checkContent(computed, expected, file, record.offset(), name);
   }
 }

@@ -165,6 +165,11 @@ public final class HpfReader implements AutoCloseable {
       newest = Math.max(newest, Manifest.generationOf(name));
     }
     if (newest < 0) {
+      if (!storage.rootExists()) {
+        // Said as the command line says it, rather than as a directory without a manifest.
+        throw new FileNotFoundException("archive does not exist: "
+            + storage.location());
+      }
       List<String> top = storage.list("");
       boolean journal = top.stream().anyMatch(n -> n.startsWith(ArchiveLayout.JOURNAL_PREFIX));
       throw new NoCommittedGenerationException(storage.location(), journal,
@@ -247,7 +252,7 @@ public final class HpfReader implements AutoCloseable {
   private CheckedMember inPlace(ArchiveInput part, IndexRecord record, String name,
       String description) throws IOException {
     EntryHeader header = EntryReader.readHeader(part, record, name, storage.location());
-    return EntryReader.inPlace(part, record, header, description);
+    return EntryReader.inPlace(part, record, header, name, description);
   }
 
   /**

@@ -149,6 +149,10 @@ final class Addition {
     return files.get();
   }
 
+  long deletions() {
+    return deleted.get();
+  }
+
   /**
    * Seals the parts, builds the index, publishes the generation and drops the journal. Throws
    * only if the generation was not committed (then {@link #abort} drops the rest), or if that

@@ -36,6 +36,7 @@ import org.hpf.internal.format.Manifest.PartInfo;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.hdfs.HdfsReport;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
@@ -176,7 +177,7 @@ public final class ArchiveWriter implements AutoCloseable {
   public static ArchiveWriter open(Configuration conf, ArchiveStorage storage,
       WriterOptions options) throws IOException {
     if (!storage.rootExists()) {
-      throw new FileNotFoundException("no archive at " + storage.location());
+      throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
     if (options.breakLock()) {
       WriterLock.breakStale(storage);
@@ -460,6 +461,26 @@ public final class ArchiveWriter implements AutoCloseable {
     return addition != null;
   }
 
+  /** The archive's location, for messages. */
+  public String location() {
+    return storage.location();
+  }
+
+  /** Members added since the last commit: what an abort drops. */
+  public synchronized long pendingAdditions() {
+    return addition == null ? 0 : addition.files();
+  }
+
+  /** Deletions staged since the last commit. */
+  public synchronized long pendingDeletions() {
+    return addition == null ? 0 : addition.deletions();
+  }
+
+  /** Whether this writer creates the archive and has not committed it yet. */
+  public boolean createsUncommitted() {
+    return creating != null && manifest == null && !committedAny;
+  }
+
   /**
    * Publishes the members added since the last commit as one new generation (for a create,
    * the archive's first, even with no member). Any failure before the commit point aborts them:
@@ -623,6 +644,9 @@ public final class ArchiveWriter implements AutoCloseable {
     }
     checkNoAddition();
     long start = System.nanoTime();
+    if (!Compactor.hasWork(manifest, minLiveFraction)) {
+      return unchanged(start);
+    }
     try (GenerationCommit commit = newCommit()) {
       HpfReader current = reader();
       // The parts it copies into belong to no generation until the commit: collected on failure.
@@ -633,6 +657,14 @@ public final class ArchiveWriter implements AutoCloseable {
       return finish(result, List.of(), 0, 0, 0, outcome.bytesWritten(), outcome.partsWritten(),
           outcome.partsRemoved(), start);
     }
+  }
+
+  /** The result of a change that had nothing to do: no generation committed, the current one. */
+  private ChangeResult unchanged(long start) {
+    lastResult = new ChangeResult(manifest.generation(), 0, 0, 0, 0, 0, 0, 0, 0,
+        manifest.fileCount(), (System.nanoTime() - start) / 1_000_000,
+        HdfsReport.skipped("nothing was committed"), new SourceLinks(), 0, List.of());
+    return lastResult;
   }
 
   /** A step of a change that may throw. */

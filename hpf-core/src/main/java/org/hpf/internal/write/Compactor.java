@@ -29,6 +29,15 @@ final class Compactor {
 
   private Compactor() {}
 
+  /**
+   * True when a compaction at this threshold would change something: a part to rewrite or drop,
+   * or index layers or names segments to merge. Without any, it commits no generation.
+   */
+  static boolean hasWork(Manifest manifest, double minLiveFraction) {
+    return manifest.layers().size() > 1 || manifest.namesSegments().size() > 1
+        || manifest.parts().stream().anyMatch(part -> part.liveFraction() < minLiveFraction);
+  }
+
   static Outcome run(ArchiveStorage storage, Manifest manifest, HpfReader reader,
       GenerationCommit commit, double minLiveFraction, int firstPartId, long partSize,
       ProgressListener progress) throws IOException {

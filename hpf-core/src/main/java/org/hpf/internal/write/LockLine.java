@@ -29,6 +29,17 @@ record LockLine(long pid, String token, ProcessSpace space) {
         new ProcessSpace(field(line, "boot"), field(line, "pidns")));
   }
 
+  /** Whether the holder is this process: its pid, where that pid means this process. */
+  boolean isThisProcess() {
+    return pid == ProcessHandle.current().pid() && space.sameAs(ProcessSpace.current());
+  }
+
+  /** The part of a lock line for people: who holds it, since when. */
+  static String forPeople(String line) {
+    int fields = line.indexOf("; token ");
+    return fields < 0 ? line : line.substring(0, fields);
+  }
+
   private static String field(String line, String name) {
     Matcher value = Pattern.compile("; " + name + " ([^;\\s]+)").matcher(line);
     return value.find() ? value.group(1) : null;

@@ -101,7 +101,7 @@ public final class StagedChange implements AutoCloseable {
       throws IOException {
     ArchiveStorage storage = storageFor(conf, archive, options);
     if (!storage.rootExists()) {
-      throw new FileNotFoundException("no archive at " + storage.location());
+      throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
     if (options.breakLock()) {
       WriterLock.breakStale(storage);

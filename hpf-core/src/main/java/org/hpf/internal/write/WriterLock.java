@@ -48,7 +48,9 @@ public final class WriterLock implements AutoCloseable {
       String holder = holder(storage);
       String gone = whyGone(storage, holder);
       if (gone == null) {
-        throw locked;
+        throw LockLine.parse(holder).isThisProcess()
+            ? new ArchiveLockedException(storage.location(), LockLine.forPeople(holder), true)
+            : locked;
       }
       return takeOver(storage, operation, holder, gone, locked);
     }
@@ -110,16 +112,16 @@ public final class WriterLock implements AutoCloseable {
       // Not even an attempt to create it: on HDFS, creating a file that another client holds
       // open starts the recovery of that client's lease once it is past the soft limit, which
       // would take the lock from a holder that whyGone finds alive on this machine.
-      throw new ArchiveLockedException(storage.location(), holder(storage));
+      throw locked(storage);
     }
     ArchiveOutput file;
     try {
       file = storage.create(ArchiveLayout.LOCK, 0);
     } catch (FileAlreadyExistsException e) {
-      throw new ArchiveLockedException(storage.location(), holder(storage));
+      throw locked(storage);
     } catch (RemoteException e) {
       if (storage.exists(ArchiveLayout.LOCK)) {
-        throw new ArchiveLockedException(storage.location(), holder(storage));
+        throw locked(storage);
       }
       throw e;
     }
@@ -228,6 +230,11 @@ public final class WriterLock implements AutoCloseable {
   /** The lock file's line, or null when there is none. */
   private static String line(ArchiveStorage storage) throws IOException {
     return line(storage, ArchiveLayout.LOCK);
+  }
+
+  /** The error for a lock held by another writer, naming it (without the lock's fields). */
+  private static ArchiveLockedException locked(ArchiveStorage storage) {
+    return new ArchiveLockedException(storage.location(), LockLine.forPeople(holder(storage)));
   }
 
   private static String holder(ArchiveStorage storage) {

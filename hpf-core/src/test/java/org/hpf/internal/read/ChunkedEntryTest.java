@@ -184,16 +184,16 @@ class ChunkedEntryTest {
     ByteBuffer entry = ByteBuffer.allocate((int) header.entryLength());
     entry.put(header.toBytes()).put(data).putInt(Checksums.crc32c(data, 0, length));
     byte[] part = entry.array();
-    CheckedMember intact = new CheckedMember(input(part), 0, header, "old");
+    CheckedMember intact = new CheckedMember(input(part), 0, header, "old", "old");
     byte[] range = new byte[100];
     intact.read(CHUNK, range, 0, range.length);
     assertArrayEquals(Arrays.copyOfRange(data, CHUNK, CHUNK + 100), range);
 
     part[header.size() + 2 * CHUNK + 5] ^= 1; // far from the range read below
-    CheckedMember damaged = new CheckedMember(input(part), 0, header, "old");
+    CheckedMember damaged = new CheckedMember(input(part), 0, header, "old", "old");
     CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
         () -> damaged.read(10, range, 0, range.length));
-    assertTrue(e.getMessage().contains("content checksum of old"), e.getMessage());
+    assertTrue(e.getMessage().contains("content checksum of 'old'"), e.getMessage());
   }
 
   private static ArchiveInput input(byte[] bytes) {
