@@ -9,8 +9,9 @@ import org.junit.jupiter.api.io.TempDirFactory;
 
 /**
  * Temporary directories in memory ({@code /dev/shm}) where the machine has it, else in the
- * default place. For tests that sync thousands of small local files: what a sync makes durable
- * is what those tests simulate themselves (they cut files back to their last sync point), so a
+ * default place. For tests that write and sync thousands of small local files but do not test
+ * the disk: the crash sweeps simulate what a sync keeps themselves (they cut files back to their
+ * last sync point), the corruption and fuzz tests damage bytes on purpose, and for all of them a
  * disk's real sync only adds waiting.
  */
 public final class MemoryTempDirs implements TempDirFactory {
