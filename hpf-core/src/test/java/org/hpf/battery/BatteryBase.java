@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.testing.MemoryTempDirs;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 abstract class BatteryBase {
   /** A local folder for sources (on both places: sources may be on any file system). */
-  @TempDir protected java.nio.file.Path tmp;
+  @TempDir(factory = MemoryTempDirs.class) protected java.nio.file.Path tmp;
 
   private final Place place;
   private final String seedLabel;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.hpf.testing.MemoryTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * replays a run.
  */
 class LocalCorruptionTest {
-  @TempDir Path tmp;
+  @TempDir(factory = MemoryTempDirs.class) Path tmp;
 
   static long seed() {
     String fixed = System.getProperty("hpf.corruption.seed");

@@ -31,6 +31,7 @@ import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.Source;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.LocalTrees;
+import org.hpf.testing.MemoryTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +54,7 @@ abstract class CrashRecoveryBattery {
   private static final String[] PART_WRITES = {"create part-#", "write part-#",
       "hsync part-#", "close part-#"};
 
-  @TempDir Path tmp;
+  @TempDir(factory = MemoryTempDirs.class) Path tmp;
   private final Map<String, byte[]> expected = new HashMap<>();
 
   private WriterOptions options(boolean breakLock) {

@@ -27,6 +27,7 @@ import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.Source;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.LocalTrees;
+import org.hpf.testing.MemoryTempDirs;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FailedChangeTest {
   private static final Configuration CONF = ArchiveFixtures.CONF;
 
-  @TempDir Path tmp;
+  @TempDir(factory = MemoryTempDirs.class) Path tmp;
   private final Map<String, byte[]> expected = new TreeMap<>();
   private Path template;
 

@@ -33,6 +33,7 @@ import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.LocalTrees;
+import org.hpf.testing.MemoryTempDirs;
 import org.hpf.testing.ReplaySeeds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +54,7 @@ class FuzzTest {
   private static final long[] SEEDS = {1, 2, 3};
   private static final Configuration CONF = new Configuration();
 
-  @TempDir Path tmp;
+  @TempDir(factory = MemoryTempDirs.class) Path tmp;
 
   @Test
   void randomDamageGivesRightBytesOrTypedErrors() throws Exception {

@@ -50,6 +50,10 @@ class ArchiveJobYarnTest {
     base.setInt(MRJobConfig.MR_AM_VMEM_MB, 640);
     base.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx448m");
     base.set(MRJobConfig.MR_AM_STAGING_DIR, "/yarn-staging");
+    // Containers are handed out, and their ends learned, at heartbeats (1 s by default): on one
+    // machine a tenth of that is no load and takes seconds off each job, attempt and kill.
+    base.setLong("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
+    base.setInt(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, 100);
     yarn = new MiniMRYarnCluster("hpf-archive-job", 1);
     yarn.init(base);
     yarn.start();

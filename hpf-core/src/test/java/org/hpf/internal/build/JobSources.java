@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,11 +25,16 @@ import org.hpf.internal.read.HpfReader;
 
 /** Source trees for the archive job's tests, on any file system, with their expected bytes. */
 final class JobSources {
+  /** Threads that write source files. */
+  private static final int WRITERS = 8;
+
   private JobSources() {}
 
   /**
    * Writes {@code count} files below {@code root} (nested directories, sizes from 0 to a few
-   * KiB, every tenth compressible, one of 200 KiB); returns member name to bytes.
+   * KiB, every tenth compressible, one of 200 KiB); returns member name to bytes. The files are
+   * written by a few threads at once: on HDFS each small file waits for its pipeline and the
+   * NameNode, and a thousand of them one by one took half a minute.
    */
   static Map<String, byte[]> write(FileSystem fs, Path root, String prefix, int count,
       long seed) throws IOException {
@@ -42,11 +52,29 @@ final class JobSources {
         bytes = new byte[random.nextInt(4096)];
         random.nextBytes(bytes);
       }
-      String name = prefix + "/d" + (i % 5) + "/s" + (i % 3) + "/f-" + i + ".bin";
-      try (FSDataOutputStream out = fs.create(new Path(root, name), false)) {
-        out.write(bytes);
+      files.put(prefix + "/d" + (i % 5) + "/s" + (i % 3) + "/f-" + i + ".bin", bytes);
+    }
+    ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<?>> written = new ArrayList<>();
+      for (Map.Entry<String, byte[]> file : files.entrySet()) {
+        written.add(writers.submit(() -> {
+          try (FSDataOutputStream out = fs.create(new Path(root, file.getKey()), false)) {
+            out.write(file.getValue());
+          }
+          return null;
+        }));
       }
-      files.put(name, bytes);
+      for (Future<?> file : written) {
+        file.get();
+      }
+    } catch (ExecutionException e) {
+      throw new IOException("cannot write a source file", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while writing source files");
+    } finally {
+      writers.shutdownNow();
     }
     return files;
   }

@@ -12,10 +12,15 @@ import org.apache.hadoop.fs.Path;
  * another. Each sorter makes and removes its own subdirectory.
  */
 public record Scratch(LocalFileSystem fileSystem, Configuration conf, Path root) {
+  /**
+   * Hadoop's defaults, parsed once: a new Configuration parses its XML resources again on first
+   * use, which cost more than the rest of a small commit. Each scratch gets its own copy.
+   */
+  private static final Configuration DEFAULTS = new Configuration();
 
   /** Scratch space below {@code directory} (a local path), created if missing. */
   public static Scratch in(java.nio.file.Path directory) throws IOException {
-    Configuration conf = new Configuration();
+    Configuration conf = new Configuration(DEFAULTS);
     LocalFileSystem local = FileSystem.getLocal(conf);
     Path root = local.makeQualified(new Path(directory.toAbsolutePath().toUri()));
     if (!local.mkdirs(root)) {
