@@ -20,10 +20,12 @@ import org.hpf.internal.read.SharedReader;
  */
 final class DefaultArchiveReader implements ArchiveReader {
   private final String location;
+  private final DirectoryAccess unrecorded;
   private volatile SharedReader current;
 
-  DefaultArchiveReader(HpfReader reader) {
+  DefaultArchiveReader(HpfReader reader, DirectoryAccess unrecorded) {
     this.location = reader.location();
+    this.unrecorded = unrecorded;
     this.current = new SharedReader(reader);
   }
 
@@ -89,13 +91,13 @@ final class DefaultArchiveReader implements ArchiveReader {
   @Override
   public MemberStatus stat(String name) throws IOException {
     EntryStatus status = call(reader -> reader.stat(name));
-    return new MemberStatus(name, status.length(), status.mtimeMillis());
+    return new MemberStatus(name, status.length(), status.mtimeMillis(), unrecorded.get());
   }
 
   @Override
   public MemberIterator list(String prefix) throws IOException {
     return holding(generation -> new Listing(generation.reader().listEntries(prefix),
-        generation));
+        generation, unrecorded));
   }
 
   @Override
@@ -157,10 +159,12 @@ final class DefaultArchiveReader implements ArchiveReader {
   private static final class Listing implements MemberIterator {
     private final Stream<NameEntry> entries;
     private final Iterator<NameEntry> iterator;
+    private final DirectoryAccess unrecorded;
     private SharedReader generation;
 
-    Listing(Stream<NameEntry> entries, SharedReader generation) {
+    Listing(Stream<NameEntry> entries, SharedReader generation, DirectoryAccess unrecorded) {
       this.entries = entries;
+      this.unrecorded = unrecorded;
       this.iterator = entries.iterator();
       this.generation = generation;
     }
@@ -189,7 +193,8 @@ final class DefaultArchiveReader implements ArchiveReader {
         throw new NoSuchElementException("no more members");
       }
       NameEntry entry = iterator.next();
-      return new MemberStatus(entry.name(), entry.length(), entry.mtimeMillis());
+      return new MemberStatus(entry.name(), entry.length(), entry.mtimeMillis(),
+          unrecorded.get());
     }
 
     @Override

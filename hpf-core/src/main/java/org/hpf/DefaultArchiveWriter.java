@@ -28,6 +28,13 @@ final class DefaultArchiveWriter implements ArchiveWriter {
   }
 
   @Override
+  public void add(String name, InputStream in, long length, long modificationTime,
+      MemberAccess access) throws IOException {
+    checkNoCompaction();
+    writer.add(name, in, length, modificationTime, access);
+  }
+
+  @Override
   public void add(String name, byte[] bytes) throws IOException {
     checkNoCompaction();
     writer.add(name, bytes, System.currentTimeMillis());
@@ -38,6 +45,13 @@ final class DefaultArchiveWriter implements ArchiveWriter {
       throws IOException {
     checkNoCompaction();
     writer.replace(name, in, length, modificationTime);
+  }
+
+  @Override
+  public void replace(String name, InputStream in, long length, long modificationTime,
+      MemberAccess access) throws IOException {
+    checkNoCompaction();
+    writer.replace(name, in, length, modificationTime, access);
   }
 
   @Override

@@ -22,6 +22,7 @@ import org.hpf.ArchiveExistsException;
 import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
+import org.hpf.MemberAccess;
 import org.hpf.NameExistsException;
 import org.hpf.SourceException;
 import org.hpf.internal.format.ArchiveId;
@@ -205,6 +206,18 @@ public final class ArchiveWriter implements AutoCloseable {
   public void add(String name, InputStream in, long length, long mtimeMillis)
       throws IOException {
     add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), false);
+  }
+
+  /** As {@link #add(String, InputStream, long, long)}, with its own owner, group and mode. */
+  public void add(String name, InputStream in, long length, long mtimeMillis,
+      MemberAccess access) throws IOException {
+    add(name, in, length, mtimeMillis);
+  }
+
+  /** As {@link #replace(String, InputStream, long, long)}, with its own access. */
+  public void replace(String name, InputStream in, long length, long mtimeMillis,
+      MemberAccess access) throws IOException {
+    replace(name, in, length, mtimeMillis);
   }
 
   /** Adds a member whose bytes are in memory. */
