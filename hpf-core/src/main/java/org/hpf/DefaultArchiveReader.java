@@ -90,8 +90,18 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   @Override
   public MemberStatus stat(String name) throws IOException {
-    EntryStatus status = call(reader -> reader.stat(name));
-    return new MemberStatus(name, status.length(), status.mtimeMillis(), unrecorded.get());
+    return call(reader -> {
+      EntryStatus status = reader.stat(name);
+      return new MemberStatus(name, status.length(), status.mtimeMillis(),
+          access(reader, status.access(), unrecorded));
+    });
+  }
+
+  /** Access class {@code id} of the reader's generation, or the unrecorded access for 0. */
+  static MemberAccess access(HpfReader reader, int id, DirectoryAccess unrecorded)
+      throws IOException {
+    MemberAccess recorded = reader.manifest().access(id, reader.location());
+    return recorded != null ? recorded : unrecorded.get();
   }
 
   @Override
@@ -194,7 +204,7 @@ final class DefaultArchiveReader implements ArchiveReader {
       }
       NameEntry entry = iterator.next();
       return new MemberStatus(entry.name(), entry.length(), entry.mtimeMillis(),
-          unrecorded.get());
+          access(generation.reader(), entry.access(), unrecorded));
     }
 
     @Override

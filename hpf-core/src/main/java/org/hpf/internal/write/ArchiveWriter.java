@@ -88,6 +88,8 @@ public final class ArchiveWriter implements AutoCloseable {
   private long skipped;
   /** The links the last tree added met (null before one was). */
   private SourceLinks links;
+  /** See {@link #defaultAccess()}. */
+  private volatile MemberAccess defaultAccess;
 
   /** The layout of an archive being created: fixed before its first member. */
   private record NewArchive(ArchiveId id, int capacity, long blockSize, long partSize) {}
@@ -205,19 +207,42 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public void add(String name, InputStream in, long length, long mtimeMillis)
       throws IOException {
-    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), false);
+    add(name, in, length, mtimeMillis, null);
   }
 
-  /** As {@link #add(String, InputStream, long, long)}, with its own owner, group and mode. */
+  /**
+   * As {@link #add(String, InputStream, long, long)}, with its own owner, group and mode (null:
+   * the writer's default).
+   */
   public void add(String name, InputStream in, long length, long mtimeMillis,
       MemberAccess access) throws IOException {
-    add(name, in, length, mtimeMillis);
+    add(member(name, in, length, mtimeMillis, access), false);
   }
 
-  /** As {@link #replace(String, InputStream, long, long)}, with its own access. */
+  /** As {@link #replace(String, InputStream, long, long)}, with its own access (or null). */
   public void replace(String name, InputStream in, long length, long mtimeMillis,
       MemberAccess access) throws IOException {
-    replace(name, in, length, mtimeMillis);
+    add(member(name, in, length, mtimeMillis, access), true);
+  }
+
+  private static EntryEncoder.Member member(String name, InputStream in, long length,
+      long mtimeMillis, MemberAccess access) {
+    return new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'",
+        access);
+  }
+
+  /**
+   * What members added without an access of their own record: the options' default, else the
+   * writing user's ({@link MemberAccess#defaultFor}), found once.
+   */
+  private MemberAccess defaultAccess() throws IOException {
+    MemberAccess known = defaultAccess;
+    if (known == null) {
+      known = options.defaultAccess() != null ? options.defaultAccess()
+          : MemberAccess.defaultFor(conf);
+      defaultAccess = known;
+    }
+    return known;
   }
 
   /** Adds a member whose bytes are in memory. */
@@ -228,7 +253,7 @@ public final class ArchiveWriter implements AutoCloseable {
   /** As {@link #add}, but a member of the same name is replaced instead of refused. */
   public void replace(String name, InputStream in, long length, long mtimeMillis)
       throws IOException {
-    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), true);
+    replace(name, in, length, mtimeMillis, null);
   }
 
   /** Adds one source file (which must not change while it is read). */
@@ -240,6 +265,9 @@ public final class ArchiveWriter implements AutoCloseable {
 
   private void add(EntryEncoder.Member member, boolean replace) throws IOException {
     MemberNames.check(member.name());
+    if (member.access() == null) {
+      member = member.withAccess(defaultAccess());
+    }
     if (member.length() < 0) {
       throw new IllegalArgumentException("negative length " + member.length() + " of '"
           + member.name() + "'");

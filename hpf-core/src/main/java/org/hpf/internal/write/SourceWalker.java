@@ -192,7 +192,8 @@ final class SourceWalker implements Iterator<Source> {
 
   private static Source source(FileSystem fs, FileStatus status, String name) throws IOException {
     MemberNames.check(name);
-    return new Source(name, fs, status.getPath(), status.getLen(), status.getModificationTime());
+    return new Source(name, fs, status.getPath(), status.getLen(), status.getModificationTime(),
+        SourceAccess.of(fs, status));
   }
 
   @Override

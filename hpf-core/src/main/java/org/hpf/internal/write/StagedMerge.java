@@ -47,7 +47,7 @@ public final class StagedMerge implements AutoCloseable {
   public void add(Source source) throws IOException {
     MemberNames.check(source.name());
     try (var in = EntryEncoder.open(source)) {
-      lanes.write(EntryEncoder.member(source, in));
+      lanes.write(EntryEncoder.member(source, in), 0);
     }
   }
 

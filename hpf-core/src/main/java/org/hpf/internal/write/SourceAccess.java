@@ -1,0 +1,57 @@
+package org.hpf.internal.write;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.hpf.MemberAccess;
+
+/**
+ * The owner, group and mode a source file gives its member. Local files are read through the
+ * JDK (Hadoop's local status drops setuid and setgid): the {@code unix} view where there is one,
+ * else the POSIX view; on a file system with neither, null (the writer's default). Files of
+ * other Hadoop file systems (HDFS) give their status's owner, group and permission.
+ */
+final class SourceAccess {
+  private SourceAccess() {}
+
+  static MemberAccess of(FileSystem fs, FileStatus status) throws IOException {
+    if (fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem) {
+      return local(java.nio.file.Path.of(fs.makeQualified(status.getPath()).toUri()));
+    }
+    return new MemberAccess(orEmpty(status.getOwner()), orEmpty(status.getGroup()),
+        status.getPermission().toShort() & 01777);
+  }
+
+  private static String orEmpty(String name) {
+    return name == null ? "" : name;
+  }
+
+  /** The access of a local file, or null on a file system without POSIX attributes. */
+  static MemberAccess local(java.nio.file.Path file) throws IOException {
+    Set<String> views = file.getFileSystem().supportedFileAttributeViews();
+    if (views.contains("unix")) {
+      Map<String, Object> unix = Files.readAttributes(file, "unix:mode,owner,group");
+      return new MemberAccess(((UserPrincipal) unix.get("owner")).getName(),
+          ((GroupPrincipal) unix.get("group")).getName(),
+          (Integer) unix.get("mode") & MemberAccess.MODE_BITS);
+    }
+    if (views.contains("posix")) {
+      java.nio.file.attribute.PosixFileAttributes posix = Files.readAttributes(file,
+          java.nio.file.attribute.PosixFileAttributes.class);
+      int mode = 0;
+      for (PosixFilePermission bit : posix.permissions()) {
+        mode |= 0400 >> bit.ordinal();
+      }
+      return new MemberAccess(posix.owner().getName(), posix.group().getName(), mode);
+    }
+    return null;
+  }
+}
