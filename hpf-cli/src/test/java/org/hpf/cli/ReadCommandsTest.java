@@ -108,7 +108,8 @@ class ReadCommandsTest {
     Cli.Result r = Cli.run("info", archive);
     assertEquals(ExitCodes.OK, r.code(), r::toString);
     for (String label : List.of("format version         3", "generation             1",
-        "files                  40", "bytes", "parts", "index files", "index bytes per file",
+        "files                  40",
+        "owners and modes       1 distinct owner, group and mode triple(s)", "bytes", "parts", "index files", "index bytes per file",
         "buckets", "global depth", "bits per key", "index layers           1", "  layer 0",
         "names segments", "block size", "NameNode", "  this archive", "  as plain files",
         "  saved", "  ratio", "200 bytes per object",
@@ -124,6 +125,7 @@ class ReadCommandsTest {
     assertEquals(3, info.get("formatVersion"));
     assertEquals(1, info.get("generation"));
     assertEquals(40, info.get("files"));
+    assertEquals(1, info.get("accessClasses"), "every file has the same owner, group and mode");
     long original = files.values().stream().mapToLong(b -> b.length).sum();
     assertEquals(original, ((Number) info.get("originalBytes")).longValue());
     int buckets = (Integer) info.get("buckets");
