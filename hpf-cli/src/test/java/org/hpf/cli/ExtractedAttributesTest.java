@@ -118,14 +118,19 @@ class ExtractedAttributesTest {
             "shared/notes.txt")));
   }
 
+  /** A file in the way is replaced, as tar does: a new file with the member's mode. */
   @Test
-  void forceReplacesReadOnlyFiles() throws Exception {
+  void forceReplacesFilesWithTheirMembersModes() throws Exception {
     Path out = dir.resolve("out");
-    assertEquals(ExitCodes.OK, Cli.run("extract", archive, out.toString()).code());
+    assertEquals(ExitCodes.OK, Cli.run("extract", "-p", archive, out.toString()).code());
+    run(out, "chmod", "600", "read-only.txt");
     Files.writeString(out.resolve("read-only.txt"), "changed");
-    Cli.Result again = Cli.run("extract", "--force", archive, out.toString());
+    run(out, "chmod", "000", "bin/run.sh");
+    Cli.Result again = Cli.run("extract", "-p", "--force", archive, out.toString());
     assertEquals(ExitCodes.OK, again.code(), again::toString);
     assertEquals("", run(dir, "diff", "-r", src.toString(), out.toString()));
+    assertEquals("read-only.txt 444\nbin/run.sh 755\n",
+        stat(out, "%n %a", List.of("read-only.txt", "bin/run.sh")));
   }
 
   @Test
