@@ -160,6 +160,13 @@ class ExtractedAttributesTest {
         stat(out, "%n %a %U", List.of("a-setuid-tool", "b-file")), "setuid needs the owner");
   }
 
+  @Test
+  void helpNamesTheOptionsAndTheirNegations() {
+    Cli.Result help = Cli.run("extract", "--help");
+    assertTrue(help.out().contains("-p, --[no-]preserve-permissions"), help::toString);
+    assertTrue(help.out().contains("--[no-]same-owner"), help::toString);
+  }
+
   /** The regular files below {@code root}, relative, in name order. */
   private static List<String> names(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
