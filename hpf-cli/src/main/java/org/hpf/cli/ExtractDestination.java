@@ -67,7 +67,9 @@ abstract class ExtractDestination {
 
   /**
    * Writes {@code in} to {@code target} (the file of {@code member}), then gives it the recorded
-   * owner, group and mode as far as they are restored, and its modification time.
+   * owner, group and mode as far as they are restored, and its modification time. A member of
+   * an archive that recorded none ({@code recorded} null) keeps what creating its file gave,
+   * as before owners and modes were recorded: nothing is made up for it.
    */
   void write(String member, Path target, InputStream in, long mtimeMillis, MemberAccess recorded)
       throws IOException {
@@ -86,7 +88,14 @@ abstract class ExtractDestination {
         delete(target);
       }
     }
-    // The owner before the mode (a change of owner clears setuid and setgid), the time last.
+    if (recorded != null) {
+      restoreAccess(target, recorded);
+    }
+    setTime(target, mtimeMillis);
+  }
+
+  /** The owner before the mode: a change of owner clears setuid and setgid. */
+  private void restoreAccess(Path target, MemberAccess recorded) throws IOException {
     boolean ownerRestored = false;
     if (ownerFailures != null && !(recorded.owner().isEmpty() && recorded.group().isEmpty())) {
       String failure = setOwner(target, recorded.owner(), recorded.group());
@@ -97,7 +106,6 @@ abstract class ExtractDestination {
       }
     }
     setMode(target, modes.of(recorded.mode(), ownerRestored));
-    setTime(target, mtimeMillis);
   }
 
   abstract void mkdirs(Path dir, String member) throws IOException;
@@ -282,7 +290,10 @@ abstract class ExtractDestination {
     @Override
     OutputStream create(Path target, MemberAccess recorded) throws IOException {
       try {
-        return fs.create(target, permission(modes.of(recorded.mode(), false)), overwrite,
+        FsPermission permission = recorded == null
+            ? FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(fs.getConf()))
+            : permission(modes.of(recorded.mode(), false));
+        return fs.create(target, permission, overwrite,
             bufferSize, fs.getDefaultReplication(target), fs.getDefaultBlockSize(target), null);
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
         throw alreadyThere(target);

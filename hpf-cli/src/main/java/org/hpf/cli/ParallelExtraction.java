@@ -85,7 +85,7 @@ final class ParallelExtraction implements AutoCloseable {
         String name = member.entry.name();
         try (InputStream in = reader.open(name)) {
           destination.write(name, targets.of(name), in, member.entry.mtimeMillis(),
-              accesses.of(member.record.access()));
+              accesses.recorded(member.record.access()));
         }
         progress.merged(member.entry.length());
         return null;

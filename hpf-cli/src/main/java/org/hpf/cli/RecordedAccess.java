@@ -26,10 +26,18 @@ final class RecordedAccess {
     this.archive = archive;
   }
 
-  /** Access class {@code id} of the reader's generation (0: not recorded). */
+  /**
+   * Access class {@code id} of the reader's generation, as the library reports it: for 0 (not
+   * recorded), the archive directory's owner and group and mode 0444.
+   */
   MemberAccess of(int id) throws IOException {
-    MemberAccess recorded = reader.manifest().access(id, reader.location());
+    MemberAccess recorded = recorded(id);
     return recorded != null ? recorded : unrecorded();
+  }
+
+  /** Access class {@code id} of the reader's generation, or null for 0 (not recorded). */
+  MemberAccess recorded(int id) throws IOException {
+    return reader.manifest().access(id, reader.location());
   }
 
   private MemberAccess unrecorded() throws IOException {

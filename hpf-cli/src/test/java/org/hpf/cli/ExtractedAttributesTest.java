@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +83,7 @@ class ExtractedAttributesTest {
   void theSuperuserGetsEveryModeTimeAndOwnerBack() throws Exception {
     assumeTrue(ROOT, "the defaults of root, who may give files to other owners");
     Path out = dir.resolve("out");
-    Cli.Result r = Cli.run("extract", archive, out.toString());
+    Cli.Result r = Cli.run("extract", "-q", archive, out.toString());
     assertEquals(ExitCodes.OK, r.code(), r::toString);
     assertEquals("", r.stderr());
     assertEquals("", run(dir, "diff", "-r", src.toString(), out.toString()));
@@ -146,7 +147,7 @@ class ExtractedAttributesTest {
       writer.commit();
     }
     Path out = dir.resolve("out");
-    Cli.Result r = Cli.run("extract", "-p", "--same-owner", strangers.toString(),
+    Cli.Result r = Cli.run("extract", "-q", "-p", "--same-owner", strangers.toString(),
         out.toString());
     assertEquals(ExitCodes.OK, r.code(), r::toString);
     assertTrue(r.stderr().startsWith("hpf: warning: could not restore the recorded owner or"
@@ -158,6 +159,38 @@ class ExtractedAttributesTest {
     assertEquals(1, r.stderr().lines().count(), r::toString);
     assertEquals(String.format("a-setuid-tool 755 %1$s%nb-file 755 %1$s%n", USER),
         stat(out, "%n %a %U", List.of("a-setuid-tool", "b-file")), "setuid needs the owner");
+  }
+
+  /**
+   * An archive written before owners and modes were recorded lists what the library reports
+   * (the directory's owner and group, 0444), but extracting makes nothing up: its files are
+   * created as any new file is, without a warning about owners.
+   */
+  @Test
+  void membersOfOlderArchivesGetNoMadeUpOwnersOrModes() throws Exception {
+    Path old = TestTrees.copy(Path.of("..", "hpf-core", "src", "test", "resources", "golden",
+        "v3", "archive.hpf"), dir.resolve("v3.hpf"));
+    if (ROOT) {
+      run(dir, "chown", "-R", "daemon:bin", old.toString()); // not the extracting user's
+    }
+    PosixFileAttributes directory = Files.readAttributes(old, PosixFileAttributes.class);
+    String listed = String.format("-r--r--r-- %-8s %-8s ", directory.owner().getName(),
+        directory.group().getName());
+    Cli.Result ls = Cli.run("ls", "-l", old.toString());
+    assertEquals(ExitCodes.OK, ls.code(), ls::toString);
+    assertTrue(ls.out().lines().allMatch(l -> l.startsWith(listed)), ls::toString);
+
+    Path out = dir.resolve("out");
+    Cli.Result r = Cli.run("extract", "-q", "-p", "--same-owner", old.toString(),
+        out.toString());
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    assertEquals("", r.stderr());
+    int umask = Integer.parseInt(run(dir, "sh", "-c", "umask").trim(), 8);
+    String expected = Integer.toOctalString(0666 & ~umask) + " " + USER;
+    List<String> names = names(out);
+    assertEquals(ls.out().lines().count(), names.size());
+    String modes = stat(out, "%a %U", names);
+    assertTrue(modes.lines().allMatch(expected::equals), () -> expected + " expected:\n" + modes);
   }
 
   @Test
