@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
 import org.hpf.CorruptArchiveException;
 import org.hpf.HpfException;
+import org.hpf.MemberAccess;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.ArchiveLayout;
