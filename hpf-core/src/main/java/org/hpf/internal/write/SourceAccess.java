@@ -23,8 +23,11 @@ final class SourceAccess {
   private SourceAccess() {}
 
   static MemberAccess of(FileSystem fs, FileStatus status) throws IOException {
-    if (fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem) {
-      return local(java.nio.file.Path.of(fs.makeQualified(status.getPath()).toUri()));
+    if (fs instanceof LocalFileSystem local) {
+      return local(local.pathToFile(status.getPath()).toPath());
+    }
+    if (fs instanceof RawLocalFileSystem raw) {
+      return local(raw.pathToFile(status.getPath()).toPath());
     }
     return new MemberAccess(orEmpty(status.getOwner()), orEmpty(status.getGroup()),
         status.getPermission().toShort() & 01777);

@@ -294,7 +294,7 @@ class ArchiveJobLocalTest {
     try (StagedMerge merge = new StagedMerge(
         HdfsIntegration.storage(fs, work), dead.plan(), options(),
         dead.plan().firstPartId(), dead.plan().firstPartId() + 10)) {
-      dead.survey(List.of(second), merge::add);
+      dead.survey(List.of(second), source -> merge.add(source, dead.accessId(source)));
       merge.finish();
     }
     Path journal = new Path(work, StagedMerge.JOURNAL);
