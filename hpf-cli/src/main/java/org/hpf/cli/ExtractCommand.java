@@ -156,15 +156,12 @@ final class ExtractCommand extends HpfSubcommand {
             + " starts with '" + prefix + "'");
       }
 
-      RecordedAccess accesses = recordedAccess(reader, archive);
-
       // Pass 2: write them, in part order batch by batch, several at once.
       long start = System.nanoTime();
       try (Progress progress = progress("extract");
           Stream<NameEntry> selected = select(reader);
           ParallelExtraction extraction = new ParallelExtraction(reader,
-              accesses, this::target, files, progress,
-              workers)) {
+              recordedAccess(reader, archive), this::target, files, progress, workers)) {
         progress.started(count, bytes);
         progress.phase("extracting");
         for (Iterator<NameEntry> it = selected.iterator(); it.hasNext(); ) {
@@ -174,8 +171,9 @@ final class ExtractCommand extends HpfSubcommand {
         extraction.finish();
       }
       long millis = (System.nanoTime() - start) / 1_000_000;
-      if (ownerFailures != null && ownerFailures.warning() != null) {
-        printWarnings(List.of(ownerFailures.warning()));
+      String ownerWarning = ownerFailures == null ? null : ownerFailures.warning();
+      if (ownerWarning != null) {
+        printWarnings(List.of(ownerWarning));
       }
       if (!quiet()) {
         out().printf(Locale.ROOT, "extracted %s file(s), %s, to %s in %s (%s, %s files/s)%n",
