@@ -80,8 +80,18 @@ class MemberAccessTest {
   /** Every member's access through stat, list and hpf:// (write bits cleared there). */
   private static void assertAccesses(Path archive, Map<String, MemberAccess> want)
       throws IOException {
+    String root = archive.toUri().getPath().replaceAll("/$", "");
+    assertAccesses(CONF, archive, "hpf://file-" + root, want);
+  }
+
+  /**
+   * Every member's access through stat, list and {@code hpf://} ({@code hpfBase} the archive's
+   * hpf:// path; write bits cleared there), on any file system.
+   */
+  static void assertAccesses(Configuration conf, Path archive, String hpfBase,
+      Map<String, MemberAccess> want) throws IOException {
     Map<String, MemberAccess> listed = new TreeMap<>();
-    try (ArchiveReader reader = HpfArchive.openReader(archive, CONF);
+    try (ArchiveReader reader = HpfArchive.openReader(archive, conf);
         MemberIterator members = reader.list("")) {
       while (members.hasNext()) {
         MemberStatus member = members.next();
@@ -94,8 +104,8 @@ class MemberAccessTest {
     }
     assertEquals(new TreeMap<>(want), listed);
     String root = archive.toUri().getPath().replaceAll("/$", "");
-    String base = "hpf://file-" + root;
-    FileSystem hpf = new Path(base + "/").getFileSystem(CONF);
+    String base = hpfBase;
+    FileSystem hpf = new Path(base + "/").getFileSystem(conf);
     for (Map.Entry<String, MemberAccess> member : want.entrySet()) {
       FileStatus status = hpf.getFileStatus(new Path(base + "/" + member.getKey()));
       assertHpfStatus(member.getValue(), status);

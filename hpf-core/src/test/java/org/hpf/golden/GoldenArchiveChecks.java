@@ -304,8 +304,9 @@ abstract class GoldenArchiveChecks {
       assertEquals(names, listed.toList());
     }
     List<NameEntry> entries = new ArrayList<>();
-    expected.members().forEach(m -> entries.add(NameEntry.present(m.name(), m.length(),
-        m.mtime())));
+    // Format 4 on, each entry carries its member's access id (expected.txt's memberAccess).
+    expected.members().forEach(m -> entries.add(new NameEntry(m.name(), false, m.length(),
+        m.mtime(), null, expected.accessIds().getOrDefault(m.name(), 0))));
     try (HpfReader reader = open(); Stream<NameEntry> listed = reader.listEntries()) {
       assertEquals(entries, listed.map(NameEntry::withoutLocation).toList());
     }
