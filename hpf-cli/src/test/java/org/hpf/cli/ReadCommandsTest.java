@@ -109,7 +109,8 @@ class ReadCommandsTest {
     assertEquals(ExitCodes.OK, r.code(), r::toString);
     for (String label : List.of("format version         4", "generation             1",
         "files                  40",
-        "owners and modes       1 distinct owner, group and mode triple(s)", "bytes", "parts", "index files", "index bytes per file",
+        "owners and modes       1 distinct owner, group and mode triple(s)", "bytes", "parts",
+        "index files", "index bytes per file",
         "buckets", "global depth", "bits per key", "index layers           1", "  layer 0",
         "names segments", "block size", "NameNode", "  this archive", "  as plain files",
         "  saved", "  ratio", "200 bytes per object",
