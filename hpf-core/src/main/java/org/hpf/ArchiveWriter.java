@@ -32,7 +32,8 @@ import org.apache.hadoop.fs.Path;
  */
 public interface ArchiveWriter extends Closeable {
   /**
-   * Adds a member from a stream of known length.
+   * Adds a member from a stream of known length, owned and moded as the writer's default
+   * access says ({@link WriteSettings#defaultAccess()}).
    *
    * @param name the member's name: UTF-8, {@code /}-separated, relative (see docs/FORMAT.md,
    *     "Names and limits")
@@ -46,6 +47,22 @@ public interface ArchiveWriter extends Closeable {
    *     nothing, a larger one that fails midway leaves the writer able only to {@link #abort}
    */
   void add(String name, InputStream in, long length, long modificationTime) throws IOException;
+
+  /**
+   * As {@link #add(String, InputStream, long, long)}, recording the given owner, group and mode
+   * instead of the writer's default ({@link WriteSettings#defaultAccess()}).
+   *
+   * @param name the member's name
+   * @param in its bytes; exactly {@code length} are read, and the stream is not closed
+   * @param length its length in bytes
+   * @param modificationTime milliseconds since the epoch, or {@link MemberStatus#UNKNOWN_TIME}
+   * @param access its owner, group and mode bits
+   * @throws LimitExceededException if the archive would have more than 65,535 distinct
+   *     accesses
+   * @throws IOException as {@link #add(String, InputStream, long, long)}
+   */
+  void add(String name, InputStream in, long length, long modificationTime, MemberAccess access)
+      throws IOException;
 
   /**
    * Adds a member whose bytes are in memory. Its modification time is the time of the call
@@ -84,8 +101,24 @@ public interface ArchiveWriter extends Closeable {
   void replace(String name, byte[] bytes) throws IOException;
 
   /**
+   * As {@link #replace(String, InputStream, long, long)}, recording the given owner, group and
+   * mode instead of the writer's default.
+   *
+   * @param name the member's name
+   * @param in its bytes (not closed)
+   * @param length its length in bytes
+   * @param modificationTime milliseconds since the epoch, or {@link MemberStatus#UNKNOWN_TIME}
+   * @param access its owner, group and mode bits
+   * @throws IOException as {@link #add(String, InputStream, long, long, MemberAccess)}
+   */
+  void replace(String name, InputStream in, long length, long modificationTime,
+      MemberAccess access) throws IOException;
+
+  /**
    * Adds every file below the given roots, on any Hadoop file system; a member's name is its
-   * path relative to its root, its time the file's modification time. One walk checks every
+   * path relative to its root, its time the file's modification time, its owner, group and
+   * mode the file's (on a local file system without POSIX attributes, the writer's default
+   * access). One walk checks every
    * name first (two roots giving one name, names the archive has), so a refused tree adds
    * nothing; the writer's threads then merge the files in parallel.
    *

@@ -20,10 +20,12 @@ import org.hpf.internal.read.SharedReader;
  */
 final class DefaultArchiveReader implements ArchiveReader {
   private final String location;
+  private final DirectoryAccess unrecorded;
   private volatile SharedReader current;
 
-  DefaultArchiveReader(HpfReader reader) {
+  DefaultArchiveReader(HpfReader reader, DirectoryAccess unrecorded) {
     this.location = reader.location();
+    this.unrecorded = unrecorded;
     this.current = new SharedReader(reader);
   }
 
@@ -88,14 +90,25 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   @Override
   public MemberStatus stat(String name) throws IOException {
-    EntryStatus status = call(reader -> reader.stat(name));
-    return new MemberStatus(name, status.length(), status.mtimeMillis());
+    return call(reader -> {
+      EntryStatus status = reader.stat(name);
+      return new MemberStatus(name, status.length(), status.mtimeMillis(),
+          access(reader, status.access(), unrecorded));
+    });
+  }
+
+  /** Access class {@code id} of the reader's generation, or the unrecorded access for 0. */
+  static MemberAccess access(HpfReader reader, int id, DirectoryAccess unrecorded)
+      throws IOException {
+    MemberAccess recorded = reader.manifest().access(id, reader.location());
+    return recorded != null ? recorded : unrecorded.get();
   }
 
   @Override
   public MemberIterator list(String directory) throws IOException {
     String path = withoutTrailingSlashes(directory);
-    return holding(generation -> new Listing(below(generation.reader(), path), generation));
+    return holding(generation -> new Listing(below(generation.reader(), path), generation,
+        unrecorded));
   }
 
   @Override
@@ -186,10 +199,12 @@ final class DefaultArchiveReader implements ArchiveReader {
   private static final class Listing implements MemberIterator {
     private final Stream<NameEntry> entries;
     private final Iterator<NameEntry> iterator;
+    private final DirectoryAccess unrecorded;
     private SharedReader generation;
 
-    Listing(Stream<NameEntry> entries, SharedReader generation) {
+    Listing(Stream<NameEntry> entries, SharedReader generation, DirectoryAccess unrecorded) {
       this.entries = entries;
+      this.unrecorded = unrecorded;
       this.iterator = entries.iterator();
       this.generation = generation;
     }
@@ -218,7 +233,8 @@ final class DefaultArchiveReader implements ArchiveReader {
         throw new NoSuchElementException("no more members");
       }
       NameEntry entry = iterator.next();
-      return new MemberStatus(entry.name(), entry.length(), entry.mtimeMillis());
+      return new MemberStatus(entry.name(), entry.length(), entry.mtimeMillis(),
+          access(generation.reader(), entry.access(), unrecorded));
     }
 
     @Override

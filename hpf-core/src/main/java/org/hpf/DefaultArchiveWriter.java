@@ -34,6 +34,13 @@ final class DefaultArchiveWriter implements ArchiveWriter {
   }
 
   @Override
+  public void add(String name, InputStream in, long length, long modificationTime,
+      MemberAccess access) throws IOException {
+    checkNoCompaction();
+    writer.add(name, in, length, modificationTime, access);
+  }
+
+  @Override
   public void add(String name, byte[] bytes) throws IOException {
     checkNoCompaction();
     writer.add(name, bytes, System.currentTimeMillis());
@@ -51,6 +58,13 @@ final class DefaultArchiveWriter implements ArchiveWriter {
     checkNoCompaction();
     writer.replace(name, new ByteArrayInputStream(bytes), bytes.length,
         System.currentTimeMillis());
+  }
+
+  @Override
+  public void replace(String name, InputStream in, long length, long modificationTime,
+      MemberAccess access) throws IOException {
+    checkNoCompaction();
+    writer.replace(name, in, length, modificationTime, access);
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.hpf;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
@@ -63,8 +64,9 @@ public final class HpfArchive {
       ReadSettings settings) throws IOException {
     ReaderOptions options = new ReaderOptions(null, settings.openAllFiles(),
         settings.recordCacheBytes());
-    return new DefaultArchiveReader(HpfReader.open(archive.getFileSystem(conf), archive,
-        options));
+    FileSystem fs = archive.getFileSystem(conf);
+    return new DefaultArchiveReader(HpfReader.open(fs, archive, options),
+        new DirectoryAccess(fs, archive));
   }
 
   /**

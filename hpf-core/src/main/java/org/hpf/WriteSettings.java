@@ -1,9 +1,11 @@
 package org.hpf;
 
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.internal.hdfs.HdfsOptions;
 
@@ -56,6 +58,7 @@ public final class WriteSettings {
   private final Duration cacheTtl;
   private final int cacheReplication;
   private final boolean createCachePool;
+  private final MemberAccess defaultAccess;
 
   private WriteSettings(Builder b) {
     this.threads = b.threads;
@@ -72,6 +75,7 @@ public final class WriteSettings {
     this.cacheTtl = b.cacheTtl;
     this.cacheReplication = b.cacheReplication;
     this.createCachePool = b.createCachePool;
+    this.defaultAccess = b.defaultAccess;
   }
 
   /**
@@ -262,6 +266,18 @@ public final class WriteSettings {
     return createCachePool;
   }
 
+  /**
+   * The owner, group and mode of members added without their own (by
+   * {@link ArchiveWriter#add(String, InputStream, long, long)} and the like, and by
+   * {@link ArchiveWriter#addTree} for files of a local file system without POSIX attributes).
+   *
+   * @return the access set with {@link Builder#defaultAccess}, or empty for
+   *     {@link MemberAccess#defaultFor} the writer's configuration
+   */
+  public Optional<MemberAccess> defaultAccess() {
+    return Optional.ofNullable(defaultAccess);
+  }
+
   @Override
   public String toString() {
     return "WriteSettings[threads=" + threads + ", compression=" + compression + ", symlinks="
@@ -270,7 +286,7 @@ public final class WriteSettings {
         + ", partStoragePolicy="
         + partStoragePolicy + ", pinIndex=" + pinIndex + ", cachePool=" + cachePool
         + ", cacheTtl=" + cacheTtl + ", cacheReplication=" + cacheReplication
-        + ", createCachePool=" + createCachePool + "]";
+        + ", createCachePool=" + createCachePool + ", defaultAccess=" + defaultAccess + "]";
   }
 
   /** Single-use builder of {@link WriteSettings}. */
@@ -289,6 +305,7 @@ public final class WriteSettings {
     private Duration cacheTtl;
     private int cacheReplication = 1;
     private boolean createCachePool = true;
+    private MemberAccess defaultAccess;
 
     private Builder() {}
 
@@ -465,6 +482,19 @@ public final class WriteSettings {
      */
     public Builder createCachePool(boolean value) {
       this.createCachePool = value;
+      return this;
+    }
+
+    /**
+     * The owner, group and mode recorded for members added without their own. Default null:
+     * {@link MemberAccess#defaultFor} the writer's configuration (the writing user, their
+     * primary group, 0644 masked by {@code fs.permissions.umask-mode}).
+     *
+     * @param value the access, or null for the default
+     * @return this builder
+     */
+    public Builder defaultAccess(MemberAccess value) {
+      this.defaultAccess = value;
       return this;
     }
 

@@ -39,6 +39,11 @@ import picocli.CommandLine.Parameters;
             + " no file would land outside <dest-dir> (a name with '..', an empty component or"
             + " a leading '/', or a symbolic link on the way: exit code 4, such names cannot"
             + " come from hpf's writers); no file exists already, unless --force (exit code 6).",
+        "Each file gets its member's mode, as tar -x does: the read, write and execute bits less"
+            + " the umask, or with -p the mode exactly (setuid and setgid only where the owner"
+            + " is restored too); with --same-owner its owner and group. Both are the default"
+            + " for the superuser (root; on HDFS, HDFS's superuser). A file that cannot get its"
+            + " owner keeps the extracting user's: one warning, not a failure.",
         "Every member is checked against its checksum; a file that fails is removed (exit code"
             + " 4)."},
     footer = HpfSubcommand.PATHS_FOOTER)
@@ -49,6 +54,17 @@ final class ExtractCommand extends HpfSubcommand {
 
   @Option(names = "--force", description = "Overwrite files that exist.")
   private boolean force;
+
+  @Option(names = {"-p", "--preserve-permissions"}, negatable = true,
+      description = "Give files their recorded modes exactly, setuid and setgid only where the"
+          + " owner is restored too; --no-preserve-permissions: the read, write and execute bits"
+          + " less the umask (default: -p for the superuser).")
+  private Boolean preservePermissions;
+
+  @Option(names = "--same-owner", negatable = true,
+      description = "Give files their recorded owners and groups (default for the superuser:"
+          + " root, or HDFS's superuser on HDFS); one that cannot is a warning, not a failure.")
+  private Boolean sameOwner;
 
   @Option(names = "--threads", paramLabel = "N",
       description = "Members read and written at once (default: twice the cores, at least 4).")
@@ -94,7 +110,12 @@ final class ExtractCommand extends HpfSubcommand {
         ReaderOptions.defaults().withRecordCacheBytes(ParallelExtraction.RECORD_CACHE_BYTES))) {
       dest = resolve(destination);
       fs = fileSystem(dest);
-      ExtractDestination files = ExtractDestination.of(fs, force);
+      boolean superuser = (preservePermissions == null || sameOwner == null)
+          && Superuser.at(fs);
+      OwnerFailures ownerFailures = (sameOwner != null ? sameOwner : superuser)
+          ? new OwnerFailures() : null;
+      ExtractDestination files = ExtractDestination.of(fs, force,
+          preservePermissions != null ? preservePermissions : superuser, ownerFailures);
       FileStatus destStatus = status(dest);
       if (destStatus != null && !destStatus.isDirectory()) {
         throw new ParameterException(spec.commandLine(), "<dest-dir>: " + dest
@@ -139,8 +160,8 @@ final class ExtractCommand extends HpfSubcommand {
       long start = System.nanoTime();
       try (Progress progress = progress("extract");
           Stream<NameEntry> selected = select(reader);
-          ParallelExtraction extraction = new ParallelExtraction(reader, this::target, files,
-              progress, workers)) {
+          ParallelExtraction extraction = new ParallelExtraction(reader,
+              recordedAccess(reader, archive), this::target, files, progress, workers)) {
         progress.started(count, bytes);
         progress.phase("extracting");
         for (Iterator<NameEntry> it = selected.iterator(); it.hasNext(); ) {
@@ -150,6 +171,10 @@ final class ExtractCommand extends HpfSubcommand {
         extraction.finish();
       }
       long millis = (System.nanoTime() - start) / 1_000_000;
+      String ownerWarning = ownerFailures == null ? null : ownerFailures.warning();
+      if (ownerWarning != null) {
+        printWarnings(List.of(ownerWarning));
+      }
       if (!quiet()) {
         out().printf(Locale.ROOT, "extracted %s file(s), %s, to %s in %s (%s, %s files/s)%n",
             Units.count(count), Units.bytes(bytes), dest, Units.millis(millis),

@@ -5,51 +5,80 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.UserPrincipal;
+import java.nio.file.attribute.UserPrincipalLookupService;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.hpf.MemberAccess;
 
 /**
  * Where {@code hpf extract} writes members: files under a directory, each created with its
- * parent directories, filled, and given the member's modification time; a file whose member
- * fails (a checksum) is removed. Safe for many threads at once.
+ * parent directories, filled, then given the member's owner and group (when they are restored),
+ * its mode and, last, its modification time; a file whose member fails (a checksum) is removed.
+ * Safe for many threads at once.
  */
 abstract class ExtractDestination {
   /** Parent directories made (or found) so far: each is made once. */
   private final Set<Path> made = ConcurrentHashMap.newKeySet();
   final boolean overwrite;
+  final RestoredModes modes;
+  /** Null when the owners and groups are not restored. */
+  final OwnerFailures ownerFailures;
 
-  private ExtractDestination(boolean overwrite) {
+  private ExtractDestination(boolean overwrite, RestoredModes modes, OwnerFailures owners) {
     this.overwrite = overwrite;
+    this.modes = modes;
+    this.ownerFailures = owners;
   }
 
   /**
    * The local file system through {@code java.nio}: Hadoop's local file system sets each new
    * file's and directory's permission by running {@code chmod} where Hadoop's native library is
    * missing, a process per file. Elsewhere Hadoop's {@code FileSystem}.
+   *
+   * @param preserve whether modes are restored exactly rather than less the umask
+   * @param owners where files that could not get their owner and group are counted; null
+   *     when owners and groups are not restored
    */
-  static ExtractDestination of(FileSystem fs, boolean overwrite) {
-    return fs instanceof RawLocalFileSystem ? new Local(overwrite) : new Hadoop(fs, overwrite);
+  static ExtractDestination of(FileSystem fs, boolean overwrite, boolean preserve,
+      OwnerFailures owners) {
+    return fs instanceof RawLocalFileSystem
+        ? new Local(overwrite, new RestoredModes(preserve, LocalUser.umask()), owners)
+        : new Hadoop(fs, overwrite,
+            new RestoredModes(preserve, FsPermission.getUMask(fs.getConf()).toShort()), owners);
   }
 
   abstract boolean exists(Path target) throws IOException;
 
-  /** Writes {@code in} to {@code target} (the file of {@code member}) and sets its time. */
-  void write(String member, Path target, InputStream in, long mtimeMillis) throws IOException {
+  /**
+   * Writes {@code in} to {@code target} (the file of {@code member}), then gives it the recorded
+   * owner, group and mode as far as they are restored, and its modification time. A member of
+   * an archive that recorded none ({@code recorded} null) keeps what creating its file gave,
+   * as before owners and modes were recorded: nothing is made up for it.
+   */
+  void write(String member, Path target, InputStream in, long mtimeMillis, MemberAccess recorded)
+      throws IOException {
     Path parent = target.getParent();
     if (!made.contains(parent)) {
       mkdirs(parent, member);
       made.add(parent);
     }
-    OutputStream file = create(target); // outside the try: a file in the way is not removed
+    OutputStream file = create(target, recorded); // outside the try: a file in the way stays
     boolean done = false;
     try (OutputStream out = file) {
       in.transferTo(out);
@@ -59,12 +88,35 @@ abstract class ExtractDestination {
         delete(target);
       }
     }
+    if (recorded != null) {
+      restoreAccess(target, recorded);
+    }
     setTime(target, mtimeMillis);
+  }
+
+  /** The owner before the mode: a change of owner clears setuid and setgid. */
+  private void restoreAccess(Path target, MemberAccess recorded) throws IOException {
+    boolean ownerRestored = false;
+    if (ownerFailures != null && !(recorded.owner().isEmpty() && recorded.group().isEmpty())) {
+      String failure = setOwner(target, recorded.owner(), recorded.group());
+      if (failure == null) {
+        ownerRestored = true;
+      } else {
+        ownerFailures.add(target, recorded.owner(), recorded.group(), failure);
+      }
+    }
+    setMode(target, modes.of(recorded.mode(), ownerRestored));
   }
 
   abstract void mkdirs(Path dir, String member) throws IOException;
 
-  abstract OutputStream create(Path target) throws IOException;
+  abstract OutputStream create(Path target, MemberAccess recorded) throws IOException;
+
+  /** Gives the file its owner and group; returns why that failed, or null. */
+  abstract String setOwner(Path target, String owner, String group);
+
+  /** Gives the new file {@code mode}, if creating it did not. */
+  abstract void setMode(Path target, int mode) throws IOException;
 
   abstract void setTime(Path target, long mtimeMillis) throws IOException;
 
@@ -81,8 +133,21 @@ abstract class ExtractDestination {
   }
 
   private static final class Local extends ExtractDestination {
-    Local(boolean overwrite) {
-      super(overwrite);
+    /** Whether files here have Unix owners and modes (not so on Windows). */
+    private static final boolean UNIX =
+        FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
+    private static final UserPrincipalLookupService PRINCIPALS =
+        FileSystems.getDefault().getUserPrincipalLookupService();
+
+    /** The mode a new file gets: what Java asks for, less the umask. */
+    private final int createdMode;
+    /** User and group names looked up so far. */
+    private final Map<String, Optional<UserPrincipal>> users = new ConcurrentHashMap<>();
+    private final Map<String, Optional<UserPrincipal>> groups = new ConcurrentHashMap<>();
+
+    Local(boolean overwrite, RestoredModes modes, OwnerFailures owners) {
+      super(overwrite, modes, UNIX ? owners : null);
+      this.createdMode = 0666 & ~modes.umask();
     }
 
     private static java.nio.file.Path local(Path path) {
@@ -111,18 +176,69 @@ abstract class ExtractDestination {
       }
     }
 
+    /**
+     * A new file, never through a symbolic link. One in the way is replaced when overwriting,
+     * as tar does: removed, then created anew, so that it gets the member's mode even if it
+     * was read-only.
+     */
     @Override
-    OutputStream create(Path target) throws IOException {
+    OutputStream create(Path target, MemberAccess recorded) throws IOException {
+      java.nio.file.Path file = local(target);
       try {
-        // Never through a symbolic link: the file is created, or replaced where it is.
-        return overwrite
-            ? Files.newOutputStream(local(target), StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS)
-            : Files.newOutputStream(local(target), StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE);
+        return createNew(file);
       } catch (FileAlreadyExistsException e) {
-        throw alreadyThere(target);
+        if (!overwrite || Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+          throw alreadyThere(target);
+        }
+      }
+      Files.deleteIfExists(file);
+      try {
+        return createNew(file);
+      } catch (FileAlreadyExistsException e) {
+        throw alreadyThere(target); // created by someone else meanwhile
+      }
+    }
+
+    private static OutputStream createNew(java.nio.file.Path file) throws IOException {
+      return Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
+
+    @Override
+    String setOwner(Path target, String owner, String group) {
+      Optional<UserPrincipal> user = principal(users, owner, false);
+      Optional<UserPrincipal> grp = principal(groups, group, true);
+      if (user.isEmpty() || grp.isEmpty()) {
+        return user.isEmpty() ? "no user " + owner + " here" : "no group " + group + " here";
+      }
+      try {
+        PosixFileAttributeView view = Files.getFileAttributeView(local(target),
+            PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        view.setOwner(user.get());
+        view.setGroup((GroupPrincipal) grp.get());
+        return null;
+      } catch (IOException | SecurityException e) {
+        return e.toString();
+      }
+    }
+
+    /** A user or group by name, looked up once per name; empty if there is none here. */
+    private static Optional<UserPrincipal> principal(Map<String, Optional<UserPrincipal>> known,
+        String name, boolean group) {
+      return known.computeIfAbsent(name, n -> {
+        try {
+          return Optional.of(group ? PRINCIPALS.lookupPrincipalByGroupName(n)
+              : PRINCIPALS.lookupPrincipalByName(n));
+        } catch (IOException e) {
+          return Optional.empty();
+        }
+      });
+    }
+
+    @Override
+    void setMode(Path target, int mode) throws IOException {
+      // "unix:mode" rather than POSIX permissions: only it sets setuid, setgid and sticky.
+      if (UNIX && mode != createdMode) {
+        Files.setAttribute(local(target), "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
       }
     }
 
@@ -137,12 +253,20 @@ abstract class ExtractDestination {
     }
   }
 
+  /**
+   * A Hadoop file system: the file is created with the member's mode, which the client's umask
+   * limits, so only a mode the umask cut ({@code --preserve-permissions}) costs another call
+   * to the NameNode. HDFS has no setuid or setgid: such bits are not restored there.
+   */
   private static final class Hadoop extends ExtractDestination {
+    private static final int HADOOP_MODE_BITS = 01777;
     private final FileSystem fs;
+    private final int bufferSize;
 
-    Hadoop(FileSystem fs, boolean overwrite) {
-      super(overwrite);
+    Hadoop(FileSystem fs, boolean overwrite, RestoredModes modes, OwnerFailures owners) {
+      super(overwrite, modes, owners);
       this.fs = fs;
+      this.bufferSize = fs.getConf().getInt("io.file.buffer.size", 4096);
     }
 
     @Override
@@ -164,11 +288,38 @@ abstract class ExtractDestination {
     }
 
     @Override
-    OutputStream create(Path target) throws IOException {
+    OutputStream create(Path target, MemberAccess recorded) throws IOException {
       try {
-        return fs.create(target, overwrite);
+        FsPermission permission = recorded == null
+            ? FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(fs.getConf()))
+            : permission(modes.of(recorded.mode(), false));
+        return fs.create(target, permission, overwrite,
+            bufferSize, fs.getDefaultReplication(target), fs.getDefaultBlockSize(target), null);
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
         throw alreadyThere(target);
+      }
+    }
+
+    private static FsPermission permission(int mode) {
+      return new FsPermission((short) (mode & HADOOP_MODE_BITS));
+    }
+
+    @Override
+    String setOwner(Path target, String owner, String group) {
+      try {
+        fs.setOwner(target, owner, group);
+        return null;
+      } catch (IOException e) {
+        return e.getMessage();
+      }
+    }
+
+    @Override
+    void setMode(Path target, int mode) throws IOException {
+      FsPermission wanted = permission(mode);
+      FsPermission created = wanted.applyUMask(new FsPermission((short) modes.umask()));
+      if (!created.equals(wanted)) {
+        fs.setPermission(target, wanted);
       }
     }
 

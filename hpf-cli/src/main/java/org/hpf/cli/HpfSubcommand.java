@@ -211,6 +211,12 @@ abstract class HpfSubcommand implements Callable<Integer> {
     return HpfReader.open(fs, archive, options);
   }
 
+  /** The owners, groups and modes recorded in the archive an argument names, open in reader. */
+  RecordedAccess recordedAccess(HpfReader reader, String argument) throws IOException {
+    Path archive = resolve(argument);
+    return new RecordedAccess(reader, fileSystem(archive), archive);
+  }
+
   /**
    * Checks that {@code archive} is an archive a writer may open: it exists and holds a committed
    * manifest or a journal to recover. A writer's garbage collection deletes {@code part-*} files

@@ -22,12 +22,12 @@ import picocli.CommandLine.Parameters;
 /** {@code hpf info}: what an archive holds and what it saves the NameNode. */
 @Command(name = "info", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Describes the archive's current generation: format version, generation,"
-        + " files, bytes (original and stored), parts, index files, buckets, global depth, bits"
-        + " per key of the perfect hash functions, index bytes per file, index layers, and the"
-        + " NameNode objects (inodes and blocks) the archive uses against the same files stored"
-        + " plainly, with the NameNode memory that saves (" + NameNodeModel.OBJECT_BYTES
-        + " bytes per object, Shvachko's model), and how much of the index the HDFS cache"
-        + " holds.",
+        + " files, distinct owner, group and mode triples, bytes (original and stored), parts,"
+        + " index files, buckets, global depth, bits per key of the perfect hash functions, index"
+        + " bytes per file, index layers, and the NameNode objects (inodes and blocks) the"
+        + " archive uses against the same files stored plainly, with the NameNode memory that"
+        + " saves (" + NameNodeModel.OBJECT_BYTES + " bytes per object, Shvachko's model), and"
+        + " how much of the index the HDFS cache holds.",
         "Reads the manifest and directories, lists the archive directory, and streams the names"
             + " once (for the plain-files count)."},
     footer = HpfSubcommand.PATHS_FOOTER)
@@ -76,6 +76,7 @@ final class InfoCommand extends HpfSubcommand {
     m.put("generation", s.generation());
     m.put("committed", Instant.ofEpochMilli(s.manifest().commitTimeMillis()).toString());
     m.put("files", s.files());
+    m.put("accessClasses", s.accessClasses());
     m.put("originalBytes", s.originalBytes());
     m.put("storedBytes", s.storedBytes());
     m.put("parts", s.parts());
@@ -140,6 +141,9 @@ final class InfoCommand extends HpfSubcommand {
     line(out, "archive id", m.get("archiveId"));
     line(out, "generation", m.get("generation") + " (committed " + m.get("committed") + ")");
     line(out, "files", Units.count(files));
+    int accessClasses = (Integer) m.get("accessClasses");
+    line(out, "owners and modes", accessClasses == 0 ? "none recorded (older format)"
+        : accessClasses + " distinct owner, group and mode triple(s)");
     line(out, "bytes", String.format(Locale.ROOT, "%s original (%s bytes), %s stored (%s bytes,"
         + " %.0f%% of original)", Units.bytes(original), Units.count(original),
         Units.bytes(stored), Units.count(stored),

@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.stream.Stream;
 import org.hpf.CorruptArchiveException;
+import org.hpf.MemberAccess;
 import org.hpf.internal.format.EntryLocation;
 import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.read.HpfReader;
@@ -21,9 +22,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "ls", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Lists the archive's members, one name per line, in increasing UTF-8 byte"
         + " order, streamed: the first names print before the last are read.",
-        "With -l: length, stored size (the member's entry in its part file: entry header,"
-            + " stored bytes, checksum), modification time (ISO-8601, UTC), codec (raw or lz4),"
-            + " name."},
+        "With -l: mode (as ls -l shows it), owner, group, length, stored size (the member's"
+            + " entry in its part file: entry header, stored bytes, checksum), modification time"
+            + " (ISO-8601, UTC), codec (raw or lz4), name."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class LsCommand extends HpfSubcommand {
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
@@ -42,6 +43,7 @@ final class LsCommand extends HpfSubcommand {
         new OutputStreamWriter(out(), StandardCharsets.UTF_8), 1 << 16), false);
     try (HpfReader reader = openArchive(archive);
         Stream<NameEntry> entries = Names.withPrefix(reader.listEntries(), prefix)) {
+      RecordedAccess accesses = longListing ? recordedAccess(reader, archive) : null;
       Iterator<NameEntry> it = entries.iterator();
       long count = 0;
       while (it.hasNext()) {
@@ -52,8 +54,9 @@ final class LsCommand extends HpfSubcommand {
             throw new CorruptArchiveException(reader.location(), "names list '"
                 + entry.name() + "' but the index does not have it", null);
           }
-          writer.printf(Locale.ROOT, "%12d %12d %s %-4s %s%n", entry.length(),
-              location.entryLength(),
+          MemberAccess access = accesses.of(entry.access());
+          writer.printf(Locale.ROOT, "-%s %-8s %-8s %12d %12d %s %-4s %s%n", access.symbolic(),
+              access.owner(), access.group(), entry.length(), location.entryLength(),
               Instant.ofEpochMilli(entry.mtimeMillis()).truncatedTo(ChronoUnit.SECONDS),
               location.codec(), entry.name());
         } else {

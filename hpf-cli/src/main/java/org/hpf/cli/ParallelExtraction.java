@@ -41,14 +41,16 @@ final class ParallelExtraction implements AutoCloseable {
 
   private final HpfReader reader;
   private final Targets targets;
+  private final RecordedAccess accesses;
   private final ExtractDestination destination;
   private final Progress progress;
   private final ExecutorService pool;
   private final List<NameEntry> entries = new ArrayList<>(BATCH);
 
-  ParallelExtraction(HpfReader reader, Targets targets, ExtractDestination destination,
-      Progress progress, int threads) {
+  ParallelExtraction(HpfReader reader, RecordedAccess accesses, Targets targets,
+      ExtractDestination destination, Progress progress, int threads) {
     this.reader = reader;
+    this.accesses = accesses;
     this.targets = targets;
     this.destination = destination;
     this.progress = progress;
@@ -82,7 +84,8 @@ final class ParallelExtraction implements AutoCloseable {
       writes.add(() -> {
         String name = member.entry.name();
         try (InputStream in = reader.open(name)) {
-          destination.write(name, targets.of(name), in, member.entry.mtimeMillis());
+          destination.write(name, targets.of(name), in, member.entry.mtimeMillis(),
+              accesses.recorded(member.record.access()));
         }
         progress.merged(member.entry.length());
         return null;

@@ -10,6 +10,8 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -84,10 +86,15 @@ class CommandsTest {
     assertEquals(files.size(), lines.size());
     for (String line : lines) {
       String[] f = line.trim().split("\\s+");
-      assertEquals(5, f.length, line);
-      assertEquals(files.get(f[4]).length, Long.parseLong(f[0]), line);
-      assertTrue(f[2].matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), line);
-      assertTrue(f[3].equals("raw") || f[3].equals("lz4"), line);
+      assertEquals(8, f.length, line);
+      PosixFileAttributes source = Files.readAttributes(src.resolve(f[7]),
+          PosixFileAttributes.class);
+      assertEquals("-" + PosixFilePermissions.toString(source.permissions()), f[0], line);
+      assertEquals(source.owner().getName(), f[1], line);
+      assertEquals(source.group().getName(), f[2], line);
+      assertEquals(files.get(f[7]).length, Long.parseLong(f[3]), line);
+      assertTrue(f[5].matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"), line);
+      assertTrue(f[6].equals("raw") || f[6].equals("lz4"), line);
     }
     assertTrue(longLs.out().contains(" lz4 "), "the repetitive text files are compressed");
 

@@ -7,11 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.hpf.testing.MiniDfs;
@@ -107,6 +112,46 @@ class HdfsCommandsTest {
     Cli.Result verified = Cli.run(args("verify", archive));
     assertEquals(ExitCodes.OK, verified.code(), verified::toString);
     assertTrue(verified.out().contains(": 59 files, "), verified::toString);
+  }
+
+  /**
+   * Extracting to HDFS gives files their modes (the umask cut only without -p) and, for the
+   * superuser (who started this cluster), their owners and groups.
+   */
+  @Test
+  void extractRestoresModesAndOwnersOnHdfs() throws Exception {
+    Map<String, String> modes = Map.of("bin/run.sh", "rwxr-x---", "key.pem", "rw-------",
+        "shared.txt", "rw-rw-r--", "sticky", "rwxr-xr-t");
+    for (var e : modes.entrySet()) {
+      TestTrees.write(dir.resolve("src"), Map.of(e.getKey(), e.getKey().getBytes(
+          StandardCharsets.UTF_8)));
+      Files.setPosixFilePermissions(dir.resolve("src").resolve(e.getKey()),
+          PosixFilePermissions.fromString(e.getValue().replace('t', 'x')));
+    }
+    Path sticky = dir.resolve("src/sticky");
+    Files.setAttribute(sticky, "unix:mode", (Integer) Files.getAttribute(sticky, "unix:mode")
+        | 01000);
+    String archive = TestTrees.create(dir.resolve("src"), dir.resolve("modes.hpf"));
+    String base = uri + "/cli/" + System.nanoTime();
+    FileSystem fs = dfs.fileSystem();
+
+    assertEquals(ExitCodes.OK, Cli.run(args("extract", archive, base + "/exact")).code());
+    assertEquals(ExitCodes.OK, Cli.run(args("extract", "--no-preserve-permissions",
+        archive, base + "/masked")).code());
+    for (var e : modes.entrySet()) {
+      FileStatus exact = fs.getFileStatus(new org.apache.hadoop.fs.Path(base + "/exact/"
+          + e.getKey()));
+      PosixFileAttributes source = Files.readAttributes(dir.resolve("src").resolve(e.getKey()),
+          PosixFileAttributes.class);
+      assertEquals(e.getValue(), exact.getPermission().toString(), e.getKey());
+      assertEquals(source.owner().getName(), exact.getOwner(), e.getKey());
+      assertEquals(source.group().getName(), exact.getGroup(), e.getKey());
+      assertEquals(TestTrees.MTIME, exact.getModificationTime(), e.getKey());
+      FileStatus masked = fs.getFileStatus(new org.apache.hadoop.fs.Path(base + "/masked/"
+          + e.getKey()));
+      assertEquals(e.getValue().replace("rw-rw-r--", "rw-r--r--").replace('t', 'x'),
+          masked.getPermission().toString(), e.getKey());
+    }
   }
 
   @Test

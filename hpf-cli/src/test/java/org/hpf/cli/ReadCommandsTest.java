@@ -94,9 +94,9 @@ class ReadCommandsTest {
         lines.size(), partial::toString);
     for (String line : lines) {
       String[] f = line.trim().split("\\s+");
-      assertEquals(files.get(f[4]).length, Long.parseLong(f[0]), line);
+      assertEquals(files.get(f[7]).length, Long.parseLong(f[3]), line);
       assertEquals(Instant.ofEpochMilli(TestTrees.MTIME).truncatedTo(ChronoUnit.SECONDS)
-          .toString(), f[2], line);
+          .toString(), f[5], line);
     }
     Cli.Result none = Cli.run("ls", "--prefix", "zzz", archive);
     assertEquals(ExitCodes.OK, none.code());
@@ -107,8 +107,10 @@ class ReadCommandsTest {
   void infoTextHasEveryField() {
     Cli.Result r = Cli.run("info", archive);
     assertEquals(ExitCodes.OK, r.code(), r::toString);
-    for (String label : List.of("format version         3", "generation             1",
-        "files                  40", "bytes", "parts", "index files", "index bytes per file",
+    for (String label : List.of("format version         4", "generation             1",
+        "files                  40",
+        "owners and modes       1 distinct owner, group and mode triple(s)", "bytes", "parts",
+        "index files", "index bytes per file",
         "buckets", "global depth", "bits per key", "index layers           1", "  layer 0",
         "names segments", "block size", "NameNode", "  this archive", "  as plain files",
         "  saved", "  ratio", "200 bytes per object",
@@ -121,9 +123,10 @@ class ReadCommandsTest {
   @SuppressWarnings("unchecked")
   void infoJsonFigures() throws IOException {
     Map<String, Object> info = TestTrees.info(archive);
-    assertEquals(3, info.get("formatVersion"));
+    assertEquals(4, info.get("formatVersion"));
     assertEquals(1, info.get("generation"));
     assertEquals(40, info.get("files"));
+    assertEquals(1, info.get("accessClasses"), "every file has the same owner, group and mode");
     long original = files.values().stream().mapToLong(b -> b.length).sum();
     assertEquals(original, ((Number) info.get("originalBytes")).longValue());
     int buckets = (Integer) info.get("buckets");

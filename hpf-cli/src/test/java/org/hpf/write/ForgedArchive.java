@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.hpf.MemberAccess;
 
 /**
  * Writes archives that hpf itself would refuse to write (names that escape a directory, for
@@ -17,11 +18,12 @@ public final class ForgedArchive {
   public static void create(Path archive, Map<String, byte[]> members, long mtimeMillis)
       throws IOException {
     WriterOptions options = WriterOptions.builder().threads(1).build();
+    MemberAccess access = MemberAccess.defaultFor(new Configuration());
     try (ArchiveWriter writer = ArchiveWriter.create(new Configuration(), archive, options)) {
       for (Map.Entry<String, byte[]> member : members.entrySet()) {
         byte[] bytes = member.getValue();
         writer.addition().add(new EntryEncoder.Member(member.getKey(), bytes.length,
-            mtimeMillis, new ByteArrayInputStream(bytes), false, member.getKey()), null);
+            mtimeMillis, new ByteArrayInputStream(bytes), false, member.getKey(), access), null);
       }
       writer.commit();
     }

@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.hpf.FileNotInArchiveException;
+import org.hpf.MemberAccess;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.EntryLocation;
@@ -47,6 +48,8 @@ import org.hpf.internal.read.HpfReader;
 final class ArchiveListing {
   static final FsPermission FILE_PERMISSION = new FsPermission((short) 0444);
   static final FsPermission DIRECTORY_PERMISSION = new FsPermission((short) 0555);
+  /** The bits of a recorded mode a member's status shows: no write bits, no setuid/setgid. */
+  private static final int READ_ONLY_BITS = 01555;
 
   private final String authority;
 
@@ -59,10 +62,20 @@ final class ArchiveListing {
     return HpfPaths.toHpf(authority, archive.archive, member);
   }
 
-  FileStatus file(ArchiveCache.OpenArchive archive, String member, long length, long mtime) {
+  /**
+   * A member's status: its recorded owner and group, and its recorded permission without write
+   * bits (the file system is read-only); a member whose access is not recorded (access 0, older
+   * archives) gets the archive directory's owner and group, and 0444.
+   */
+  FileStatus file(ArchiveCache.OpenArchive archive, String member, long length, long mtime,
+      int access) throws IOException {
+    MemberAccess recorded = archive.reader.manifest().access(access, archive.reader.location());
+    String owner = recorded == null ? archive.directory.getOwner() : recorded.owner();
+    String group = recorded == null ? archive.directory.getGroup() : recorded.group();
+    FsPermission permission = recorded == null ? FILE_PERMISSION
+        : new FsPermission((short) (recorded.mode() & READ_ONLY_BITS));
     return new FileStatus(length, false, archive.replication, archive.reader.manifest()
-        .blockSize(), mtime, mtime, FILE_PERMISSION, archive.directory.getOwner(),
-        archive.directory.getGroup(), path(archive, member));
+        .blockSize(), mtime, mtime, permission, owner, group, path(archive, member));
   }
 
   /** An implied directory: it has the time of the generation's commit. */
@@ -70,6 +83,15 @@ final class ArchiveListing {
     long time = archive.reader.manifest().commitTimeMillis();
     return new FileStatus(0, true, 0, 0, time, time, DIRECTORY_PERMISSION,
         archive.directory.getOwner(), archive.directory.getGroup(), path(archive, member));
+  }
+
+  /** The status of the member a names entry lists (inside streams: unchecked failures). */
+  FileStatus fileOf(ArchiveCache.OpenArchive archive, NameEntry entry) {
+    try {
+      return file(archive, entry.name(), entry.length(), entry.mtimeMillis(), entry.access());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The status of a member or implied directory ("" is the archive), or null if neither. */
@@ -80,7 +102,7 @@ final class ArchiveListing {
     HpfReader reader = archive.reader;
     try {
       EntryStatus stat = reader.stat(member);
-      return file(archive, member, stat.length(), stat.mtimeMillis());
+      return file(archive, member, stat.length(), stat.mtimeMillis(), stat.access());
     } catch (FileNotInArchiveException notAMember) {
       return isDirectory(archive, member) ? directory(archive, member) : null;
     }
@@ -234,8 +256,7 @@ final class ArchiveListing {
           }
           if (slash < 0) {
             recentFiles.addLast(child);
-            next = new Child(file(archive, prefix + child, entry.length(), entry.mtimeMillis()),
-                prefix + child, entry);
+            next = new Child(fileOf(archive, entry), prefix + child, entry);
           } else if (!child.equals(lastDirectory)) {
             lastDirectory = child;
             if (!recentFiles.contains(child)) {
@@ -266,7 +287,7 @@ final class ArchiveListing {
     Stream<NameEntry> names = archive.reader.listEntries(prefix);
     Iterator<Child> selected = names
         .filter(e -> recursive || e.name().indexOf('/', prefix.length()) < 0)
-        .map(e -> new Child(file(archive, e.name(), e.length(), e.mtimeMillis()), e.name(), e))
+        .map(e -> new Child(fileOf(archive, e), e.name(), e))
         .iterator();
     Iterator<LocatedFileStatus> files = new BatchingIterator<>(selected, BATCH,
         batch -> locate(archive, batch));

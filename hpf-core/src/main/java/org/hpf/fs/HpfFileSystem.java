@@ -255,7 +255,7 @@ public class HpfFileSystem extends FileSystem {
       if (record != null) {
         EntryStatus stat = reader.stat(member);
         FileStatus status = listing.file(lease.archive(), member, stat.length(),
-            stat.mtimeMillis());
+            stat.mtimeMillis(), stat.access());
         T single = file.apply(listing.located(lease.archive(), status, member, record));
         lease.close(); // the single status does not need the archive
         return new SingleIterator<>(single);

@@ -10,15 +10,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveReader;
 import org.hpf.ArchiveSettings;
 import org.hpf.ArchiveWriter;
 import org.hpf.CommitResult;
+import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HpfArchive;
+import org.hpf.MemberAccess;
 import org.hpf.MemberIterator;
 import org.hpf.ReadSettings;
 import org.hpf.WriteSettings;
@@ -65,5 +71,51 @@ class HpfArchiveHdfsTest {
       assertFalse(names.contains("logs/7"));
       assertTrue(names.contains("logs/new"));
     }
+  }
+
+  /** Writes a file on HDFS with an owner, group and mode, and records what it must show. */
+  private static void put(FileSystem fs, Path root, String name, MemberAccess access,
+      Map<String, MemberAccess> want) throws IOException {
+    Path file = new Path(root, name);
+    try (FSDataOutputStream out = fs.create(file, true)) {
+      out.write(name.getBytes(UTF_8));
+    }
+    fs.setOwner(file, access.owner(), access.group());
+    fs.setPermission(file, access.permission());
+    want.put(name, access);
+  }
+
+  @Test
+  void recordsHdfsOwnersGroupsAndModesThroughAppendDeleteAndCompaction() throws IOException {
+    Configuration conf = new Configuration(MiniDfs.shared().configuration());
+    conf.setBoolean(WriteSettings.PIN_INDEX_KEY, false);
+    FileSystem dfs = MiniDfs.shared().fileSystem();
+    Path tree = dfs.makeQualified(new Path("/api/access-tree"));
+    Map<String, MemberAccess> want = new TreeMap<>();
+    put(dfs, tree, "bin/tool", new MemberAccess("alice", "staff", 0755), want);
+    put(dfs, tree, "etc/secret", new MemberAccess("bob", "wheel", 0600), want);
+    put(dfs, tree, "data/read-only", new MemberAccess("carol", "users", 0444), want);
+    Path archive = dfs.makeQualified(new Path("/api/access.hpf"));
+    String hpf = "hpf://hdfs-" + archive.toUri().getAuthority() + archive.toUri().getPath();
+    try (ArchiveWriter writer = HpfArchive.create(archive, conf)) {
+      writer.addTree(List.of(tree), ExistingNames.FAIL);
+      writer.commit();
+    }
+    MemberAccessTest.assertAccesses(conf, archive, hpf, want);
+
+    Path more = dfs.makeQualified(new Path("/api/access-more"));
+    put(dfs, more, "late.log", new MemberAccess("dave", "ops", 0640), want);
+    try (ArchiveWriter writer = HpfArchive.openWriter(archive, conf)) {
+      writer.addTree(List.of(more), ExistingNames.FAIL);
+      writer.delete("etc/secret");
+      writer.commit();
+    }
+    want.remove("etc/secret");
+    MemberAccessTest.assertAccesses(conf, archive, hpf, want);
+    try (ArchiveWriter writer = HpfArchive.openWriter(archive, conf)) {
+      writer.compact(1.0);
+      writer.commit();
+    }
+    MemberAccessTest.assertAccesses(conf, archive, hpf, want);
   }
 }

@@ -224,6 +224,9 @@ final class CorruptionSweep {
     Files.write(file, bytes);
     // Whole seconds: exact on every file system.
     Files.setLastModifiedTime(file, FileTime.fromMillis(1_600_000_000_000L + 1000L * i));
+    // Modes in turn: buckets of several access classes, whose ids the sweep damages too.
+    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString(
+        i % 3 == 0 ? "rw-r--r--" : i % 3 == 1 ? "rw-------" : "rwxr-x---"));
   }
 
   /**

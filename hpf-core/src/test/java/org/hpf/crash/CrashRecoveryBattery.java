@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.hpf.MemberAccess;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.crash.LosingStorage.Loss;
 import org.hpf.internal.format.Manifest;
@@ -56,6 +57,8 @@ abstract class CrashRecoveryBattery {
 
   @TempDir(factory = MemoryTempDirs.class) Path tmp;
   private final Map<String, byte[]> expected = new HashMap<>();
+  /** The owner, group and mode each name's source had, or the writer's default it got. */
+  private final Map<String, MemberAccess> accesses = new HashMap<>();
 
   private WriterOptions options(boolean breakLock) {
     return WriterOptions.builder().threads(2).partSize(48 * 1024).bucketCapacity(24)
@@ -63,7 +66,13 @@ abstract class CrashRecoveryBattery {
   }
 
   private List<Source> sources(String dir, String prefix, int count, long seed) throws IOException {
-    return ArchiveFixtures.sources(tmp.resolve(dir), prefix, count, seed, expected);
+    List<Source> sources = ArchiveFixtures.sources(tmp.resolve(dir), prefix, count, seed,
+        expected);
+    for (Source source : sources) {
+      accesses.put(source.name(), ArchiveFixtures.localAccess(tmp.resolve(dir)
+          .resolve(source.name())));
+    }
+    return sources;
   }
 
   private static boolean committed(HadoopStorage storage, long generation) throws IOException {
@@ -188,6 +197,8 @@ abstract class CrashRecoveryBattery {
     Map<String, byte[]> survivors = new HashMap<>(expected);
     doomed.forEach(survivors::remove);
     List<Source> added = sources("new", "n", 12, 6);
+    MemberAccess writerDefault = MemberAccess.defaultFor(CONF);
+    added.forEach(source -> accesses.put(source.name(), writerDefault));
     Operation change = s -> {
       try (ArchiveWriter writer = ArchiveWriter.open(CONF, s, options(false))) {
         for (String name : doomed) {
@@ -281,6 +292,8 @@ abstract class CrashRecoveryBattery {
         assertTrue(outcome.kept().containsKey(name) || outcome.attempted().contains(name),
             "k=" + k + ": " + name + " appeared from nowhere");
         assertArrayEquals(expected.get(name), reader.get(name), "k=" + k + ": " + name);
+        assertEquals(accesses.get(name), ArchiveFixtures.recordedAccess(reader, name),
+            "k=" + k + ": the access of " + name);
       }
       int all = outcome.attempted().size();
       if (outcome.present() == Present.ALL) {

@@ -6,7 +6,6 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -18,13 +17,17 @@ import java.util.Map;
 import java.util.Random;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.hpf.MemberAccess;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.CreateResult;
+import org.hpf.internal.write.Source;
 import org.hpf.internal.write.WriterOptions;
 
 /**
@@ -161,20 +164,73 @@ final class GoldenArchive {
     return APPEND_MTIME + 1000L * 7 * i;
   }
 
-  /** Writes the members as files under {@code dir}, with their modification times. */
-  static void writeSources(Path dir) throws IOException {
-    writeFiles(dir, contents(FileHeader.FORMAT_VERSION), GoldenArchive::mtime);
+  /** A member's usual access in the golden archive of format 4: rw-r--r--. */
+  static final MemberAccess PLAIN = new MemberAccess("hpf", "users", 0644);
+  /** An owner name longer than 255 bytes. */
+  static final String LONG_OWNER = "a-long-owner-name-".repeat(17);
+
+  /**
+   * The owner, group and mode the create gives a member (format 4 on): several classes, with
+   * setgid, sticky, non-ASCII and read-only ones; most members share {@link #PLAIN}.
+   */
+  static MemberAccess createdAccess(String name) {
+    if (name.startsWith("raw/")) {
+      return new MemberAccess("hpf", "users", 0600);
+    }
+    if (name.startsWith("many/")) {
+      return Integer.parseInt(name.substring(name.length() - 2)) % 3 == 0
+          ? new MemberAccess("hpf", "users", 0755) : PLAIN;
+    }
+    if (name.equals(CHUNKED)) {
+      return new MemberAccess("hpf", "data", 02750);
+    }
+    if (name.startsWith("emoji/")) {
+      return new MemberAccess("root", "wheel", 01644);
+    }
+    if (name.startsWith("ünïcödé/")) {
+      return new MemberAccess("ünïcödé", "grüppe", 0444);
+    }
+    return PLAIN;
   }
 
-  private static void writeFiles(Path dir, Map<String, byte[]> members,
-      java.util.function.IntToLongFunction mtime) throws IOException {
-    int i = 0;
+  /** What the append gives a member: the new {@link #REPLACED} is setuid, of a long owner. */
+  static MemberAccess appendedAccess(String name) {
+    if (name.equals(REPLACED)) {
+      return new MemberAccess(LONG_OWNER, "staff", 04755);
+    }
+    return name.startsWith("new/") ? new MemberAccess("hpf", "users", 0640) : PLAIN;
+  }
+
+  /** The access of a member of the kept generations (2 and 3): its newest version's. */
+  static MemberAccess access(String name) {
+    return appended().containsKey(name) ? appendedAccess(name) : createdAccess(name);
+  }
+
+  private static void writeFiles(Path dir, Map<String, byte[]> members) throws IOException {
     for (Map.Entry<String, byte[]> member : members.entrySet()) {
       Path file = dir.resolve(member.getKey());
       Files.createDirectories(file.getParent());
       Files.write(file, member.getValue());
-      Files.setLastModifiedTime(file, FileTime.fromMillis(mtime.applyAsLong(i++)));
     }
+  }
+
+  /**
+   * The members as source files under {@code dir}, with their modification times and (the
+   * same on every machine) the accesses {@code access} gives them.
+   */
+  private static List<Source> sources(Path dir, Map<String, byte[]> members,
+      java.util.function.IntToLongFunction mtime,
+      java.util.function.Function<String, MemberAccess> access) throws IOException {
+    writeFiles(dir, members);
+    FileSystem local = FileSystem.getLocal(new Configuration());
+    List<Source> sources = new ArrayList<>();
+    int i = 0;
+    for (Map.Entry<String, byte[]> member : members.entrySet()) {
+      sources.add(new Source(member.getKey(), local,
+          new org.apache.hadoop.fs.Path(dir.resolve(member.getKey()).toUri()),
+          member.getValue().length, mtime.applyAsLong(i++), access.apply(member.getKey())));
+    }
+    return sources;
   }
 
   /**
@@ -183,15 +239,15 @@ final class GoldenArchive {
    */
   static CreateResult create(Path work, Path archive) throws IOException {
     Configuration conf = new Configuration();
-    Path created = work.resolve("src");
-    writeSources(created);
     org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(archive.toUri());
-    CreateResult result = ArchiveCreator.create(conf, target,
-        List.of(new org.apache.hadoop.fs.Path(created.toUri())), options());
-    Path more = work.resolve("src-append");
-    writeFiles(more, appended(), GoldenArchive::appendMtime);
+    HadoopStorage storage = new HadoopStorage(FileSystem.getLocal(conf), target, (short) 0);
+    CreateResult result = ArchiveCreator.create(storage, sources(work.resolve("src"),
+        contents(FileHeader.FORMAT_VERSION), GoldenArchive::mtime, GoldenArchive::createdAccess),
+        options());
+    List<Source> more = sources(work.resolve("src-append"), appended(),
+        GoldenArchive::appendMtime, GoldenArchive::appendedAccess);
     try (ArchiveWriter writer = ArchiveWriter.open(conf, target, options())) {
-      writer.append(List.of(new org.apache.hadoop.fs.Path(more.toUri())), true);
+      writer.appendSources(more, true);
       writer.delete(List.of(DELETED));
     }
     return result;
@@ -222,8 +278,12 @@ final class GoldenArchive {
   record ExpectedMember(String name, long length, String crc32c, String sha256, String codec,
       long mtime) {}
 
-  /** expected.txt: the manifest figures and every member. */
-  record Expected(Map<String, String> fields, List<ExpectedMember> members) {
+  /**
+   * expected.txt: the manifest figures, every member, and (format 4 on) every member's access
+   * class.
+   */
+  record Expected(Map<String, String> fields, List<ExpectedMember> members,
+      Map<String, Integer> accessIds) {
     String field(String key) {
       String value = fields.get(key);
       if (value == null) {
@@ -273,6 +333,10 @@ final class GoldenArchive {
     text.append("# described, the manifests of 2 and 3 are kept.\n");
     text.append("# Do not edit or regenerate: GoldenArchiveV<version>Test checks archive.hpf against it.\n");
     text.append("# member lines: TAB-separated length, CRC32C, SHA-256, codec, mtime, name.\n");
+    if (!manifest.accesses().isEmpty()) {
+      text.append("# access.<id>: TAB-separated octal mode, owner, group; memberAccess lines:\n");
+      text.append("# TAB-separated access id, name.\n");
+    }
     text.append("archiveId ").append(manifest.archiveId()).append('\n');
     text.append("generation ").append(manifest.generation()).append('\n');
     text.append("hashAlgorithm ").append(manifest.hashAlgorithm()).append('\n');
@@ -307,6 +371,15 @@ final class GoldenArchive {
           .append(" liveBytes=").append(part.liveBytes()).append('\n');
     }
     text.append(LZ4_COMPRESSOR).append(' ').append(lz4Compressor()).append('\n');
+    if (!manifest.accesses().isEmpty()) {
+      text.append("accessClasses ").append(manifest.accesses().size()).append('\n');
+      for (int i = 0; i < manifest.accesses().size(); i++) {
+        MemberAccess access = manifest.accesses().get(i);
+        text.append("access.").append(i + 1).append(' ')
+            .append(String.format(Locale.ROOT, "%04o", access.mode())).append('\t')
+            .append(access.owner()).append('\t').append(access.group()).append('\n');
+      }
+    }
     List<String> names;
     try (var listed = reader.list()) {
       names = listed.toList();
@@ -317,6 +390,10 @@ final class GoldenArchive {
       text.append("member\t").append(bytes.length).append('\t').append(crc32c(bytes))
           .append('\t').append(sha256(bytes)).append('\t').append(status.codec()).append('\t')
           .append(status.mtimeMillis()).append('\t').append(name).append('\n');
+      if (!manifest.accesses().isEmpty()) {
+        text.append("memberAccess\t").append(status.access()).append('\t').append(name)
+            .append('\n');
+      }
     }
     return text.toString();
   }
@@ -324,11 +401,15 @@ final class GoldenArchive {
   static Expected parse(String text) {
     Map<String, String> fields = new LinkedHashMap<>();
     List<ExpectedMember> members = new ArrayList<>();
+    Map<String, Integer> accessIds = new LinkedHashMap<>();
     for (String line : text.split("\n")) {
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
-      if (line.startsWith("member\t")) {
+      if (line.startsWith("memberAccess\t")) {
+        String[] f = line.split("\t", 3);
+        accessIds.put(f[2], Integer.parseInt(f[1]));
+      } else if (line.startsWith("member\t")) {
         String[] f = line.split("\t", 7);
         members.add(new ExpectedMember(f[6], Long.parseLong(f[1]), f[2], f[3], f[4],
             Long.parseLong(f[5])));
@@ -337,6 +418,6 @@ final class GoldenArchive {
         fields.put(f[0], f[1]);
       }
     }
-    return new Expected(fields, members);
+    return new Expected(fields, members, accessIds);
   }
 }

@@ -54,6 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class GoldenArchiveChecks {
   private final int version;
+  /** The access widths of the index files {@link #filesFollowTheDocumentedLayout} parsed. */
+  private final Set<Integer> widths = new HashSet<>();
   private Path archive;
   private GoldenArchive.Expected expected;
 
@@ -86,13 +88,12 @@ abstract class GoldenArchiveChecks {
 
   /** The version a file of this kind has in an archive of this format version. */
   private int versionOf(FileKind kind) {
-    if (version == 1 || (version == 2 && kind == FileKind.PART)) {
-      return 1; // parts are version 2 from format 3 on (chunk checksums)
-    }
-    if (version == 2 && kind == FileKind.MANIFEST) {
-      return 2; // version 3 says its generation's parts may be of version 2
-    }
-    return kind.version();
+    return switch (kind) {
+      case MANIFEST, JOURNAL -> version; // each format's manifest has its number
+      case DIRECTORY -> 1;
+      case PART -> version >= 3 ? 2 : 1; // chunk checksums from format 3 on
+      case INDEX, NAMES -> version >= 4 ? 3 : Math.min(version, 2); // access ids in format 4
+    };
   }
 
   private HpfReader open() throws IOException {
@@ -164,6 +165,50 @@ abstract class GoldenArchiveChecks {
     if (version >= 3) {
       assertTrue(members.stream().anyMatch(m -> m.name().equals(GoldenArchive.CHUNKED)
           && m.codec().equals("raw")), "a raw member with chunk checksums");
+    }
+    if (version >= 4) {
+      // Several access classes: setuid, setgid, sticky, read-only, a long owner name.
+      List<String> classes = expected.fields().entrySet().stream()
+          .filter(e -> e.getKey().startsWith("access.")).map(Map.Entry::getValue).toList();
+      assertTrue(classes.size() >= 6, classes.toString());
+      for (String mode : List.of("4755", "2750", "1644", "0444")) {
+        assertTrue(classes.stream().anyMatch(c -> c.startsWith(mode + "\t")), mode);
+      }
+      assertTrue(classes.stream().anyMatch(c -> c.split("\t")[1].length() > 255), "long owner");
+      assertEquals(members.size(), expected.accessIds().size(), "every member's class");
+    }
+  }
+
+  /**
+   * The public API reports each member's recorded owner, group and mode (format 4 on); members
+   * of older archives report the archive directory's owner and group, and 0444.
+   */
+  @Test
+  void membersReportTheirAccess() throws IOException {
+    Configuration conf = new Configuration();
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(archive.toUri());
+    org.apache.hadoop.fs.FileStatus directory = path.getFileSystem(conf).getFileStatus(path);
+    String base = "hpf://file-" + path.toUri().getPath();
+    org.apache.hadoop.fs.FileSystem hpf =
+        new org.apache.hadoop.fs.Path(base + "/").getFileSystem(conf);
+    try (org.hpf.ArchiveReader reader = org.hpf.HpfArchive.openReader(path, conf);
+        org.hpf.MemberIterator listed = reader.list("")) {
+      int seen = 0;
+      while (listed.hasNext()) {
+        org.hpf.MemberStatus member = listed.next();
+        org.hpf.MemberAccess want = version >= 4 ? GoldenArchive.access(member.name())
+            : new org.hpf.MemberAccess(directory.getOwner(), directory.getGroup(), 0444);
+        assertEquals(want, member.access(), member.name() + " listed");
+        assertEquals(want, reader.stat(member.name()).access(), member.name() + " stat");
+        // hpf:// shows the recorded permission without write bits (older archives: 0444).
+        org.apache.hadoop.fs.FileStatus status = hpf.getFileStatus(
+            new org.apache.hadoop.fs.Path(base + "/" + member.name()));
+        assertEquals(want.owner(), status.getOwner(), member.name());
+        assertEquals(want.group(), status.getGroup(), member.name());
+        assertEquals(want.mode() & 01555, status.getPermission().toShort(), member.name());
+        seen++;
+      }
+      assertEquals(expected.members().size(), seen);
     }
   }
 
@@ -259,8 +304,9 @@ abstract class GoldenArchiveChecks {
       assertEquals(names, listed.toList());
     }
     List<NameEntry> entries = new ArrayList<>();
-    expected.members().forEach(m -> entries.add(NameEntry.present(m.name(), m.length(),
-        m.mtime())));
+    // Format 4 on, each entry carries its member's access id (expected.txt's memberAccess).
+    expected.members().forEach(m -> entries.add(new NameEntry(m.name(), false, m.length(),
+        m.mtime(), null, expected.accessIds().getOrDefault(m.name(), 0))));
     try (HpfReader reader = open(); Stream<NameEntry> listed = reader.listEntries()) {
       assertEquals(entries, listed.map(NameEntry::withoutLocation).toList());
     }
@@ -370,7 +416,16 @@ abstract class GoldenArchiveChecks {
    * tombstone; mtime -1 where the version has none).
    */
   private record Record(String hash, int part, int flags, long offset, long entryLength,
-      long originalLength, long mtime) {
+      long originalLength, long mtime, int access) {
+    Record(String hash, int part, int flags, long offset, long entryLength,
+        long originalLength, long mtime) {
+      this(hash, part, flags, offset, entryLength, originalLength, mtime, 0);
+    }
+
+    Record withAccess(int id) {
+      return new Record(hash, part, flags, offset, entryLength, originalLength, mtime, id);
+    }
+
     boolean tombstone() {
       return flags == 0x80;
     }
@@ -387,7 +442,8 @@ abstract class GoldenArchiveChecks {
   private record ParsedManifest(long generation, long fileCount, long originalBytes,
       long storedBytes, int bucketCapacity, long blockSize, long partSize,
       List<String> directories, List<Long> layerRecords, List<String> segments,
-      List<Long> segmentEntries, Map<Integer, long[]> parts, Map<String, byte[]> bodies) {}
+      List<Long> segmentEntries, Map<Integer, long[]> parts, Map<String, byte[]> bodies,
+      List<org.hpf.MemberAccess> accesses) {}
 
   private static String string16(ByteBuffer buf) {
     byte[] bytes = new byte[buf.getShort() & 0xFFFF];
@@ -442,9 +498,21 @@ abstract class GoldenArchiveChecks {
     for (int i = 0; i < partCount; i++) {
       parts.put(buf.getInt(), new long[] {buf.getLong(), buf.getLong(), buf.getLong()});
     }
+    // Version 4: AccessCount:int32, Access^n; Access --> Owner:String16, Group:String16,
+    // Permission:uint16.
+    List<org.hpf.MemberAccess> accesses = new ArrayList<>();
+    if (version >= 4) {
+      int accessCount = buf.getInt();
+      for (int i = 0; i < accessCount; i++) {
+        accesses.add(new org.hpf.MemberAccess(string16(buf), string16(buf),
+            buf.getShort() & 0xFFFF));
+      }
+      assertEquals(accessCount, new HashSet<>(accesses).size(), file + ": classes distinct");
+    }
     assertEquals(bytes.length - FileFooter.SIZE, buf.position(), file + " ends at its footer");
     return new ParsedManifest(generation, fileCount, originalBytes, storedBytes, capacity,
-        blockSize, partSize, directories, layerRecords, segments, segmentEntries, parts, bodies);
+        blockSize, partSize, directories, layerRecords, segments, segmentEntries, parts, bodies,
+        accesses);
   }
 
   /**
@@ -456,6 +524,7 @@ abstract class GoldenArchiveChecks {
    */
   @Test
   void filesFollowTheDocumentedLayout() throws IOException {
+    widths.clear();
     Map<String, byte[]> files = files(archive);
     // Every input ever merged, by name and mtime: generation 1's and generation 2's.
     Map<String, byte[]> inputs = new HashMap<>();
@@ -567,6 +636,10 @@ abstract class GoldenArchiveChecks {
       }
     }
 
+    if (version >= 4) { // buckets of one class (no ids) and of several (one byte each)
+      assertEquals(Set.of(0, 1), widths, "access widths");
+    }
+
     // Names --> Header, Block^m, EndBlock, TotalCount, Footer
     Map<String, List<NameEntry>> segments = new HashMap<>();
     for (ParsedManifest manifest : manifests.values()) {
@@ -660,19 +733,27 @@ abstract class GoldenArchiveChecks {
     assertEquals(codec, buf.get(), file + " FunctionCodec");
     int functionLength = buf.getInt();
     assertEquals(bucket.functionLength(), functionLength, file + " FunctionLength");
-    int functionAt = FileHeader.SIZE + 15;
+    // Version 3 index files (format 4): AccessWidth:uint8, CommonAccess:uint16.
+    int headerSize = version >= 4 ? 18 : 15;
+    int width = version >= 4 ? buf.get() : 0;
+    int common = version >= 4 ? buf.getShort() & 0xFFFF : 0;
+    assertTrue(width >= 0 && width <= 2 && (width == 0 || common == 0), file + " AccessWidth");
+    widths.add(width);
+    int functionAt = FileHeader.SIZE + headerSize;
     int sectionEnd = functionAt + functionLength;
-    assertEquals(crc32c(index, FileHeader.SIZE, 15 + functionLength),
+    assertEquals(crc32c(index, FileHeader.SIZE, headerSize + functionLength),
         buf.getInt(sectionEnd), "FunctionChecksum");
     int recordsOffset = sectionEnd + 4;
-    // Version 2: groups of 32 records, each followed by the CRC32C of its records.
+    // Version 2: groups of 32 records, each followed by the CRC32C of its records (and, with
+    // an access width, of the group's access ids, which follow its records).
     int groups = (count + 31) / 32;
-    assertEquals(recordsOffset + 40 * count + (version == 1 ? 0 : 4 * groups) + FileFooter.SIZE,
-        index.length, file);
+    int groupBytes = 32 * (40 + width) + 4;
+    assertEquals(recordsOffset + (40 + width) * count + (version == 1 ? 0 : 4 * groups)
+        + FileFooter.SIZE, index.length, file);
     if (version > 1) {
       for (int g = 0; g < groups; g++) {
-        int start = recordsOffset + 1284 * g;
-        int length = 40 * Math.min(32, count - 32 * g);
+        int start = recordsOffset + groupBytes * g;
+        int length = (40 + width) * Math.min(32, count - 32 * g);
         assertEquals(crc32c(index, start, length), buf.getInt(start + length),
             file + " GroupChecksum " + g);
       }
@@ -690,7 +771,8 @@ abstract class GoldenArchiveChecks {
     List<Record> records = new ArrayList<>();
     String previous = null;
     for (int r = 0; r < count; r++) {
-      int at = version == 1 ? recordsOffset + 40 * r : recordsOffset + 1284 * (r / 32) + 40 * (r % 32);
+      int at = version == 1 ? recordsOffset + 40 * r
+          : recordsOffset + groupBytes * (r / 32) + 40 * (r % 32);
       String hash = java.util.HexFormat.of().formatHex(index, at, at + 16);
       assertTrue(previous == null || previous.compareTo(hash) < 0, "records in H order");
       previous = hash;
@@ -702,10 +784,18 @@ abstract class GoldenArchiveChecks {
         assertEquals(buf.getShort(at + 8), buf.getShort(fingerprintAt), file + " Fingerprint " + r);
       }
       Record record = version == 1 ? recordV1(file, index, at) : recordV2(index, at);
+      if (width > 0) { // AccessId^k after the group's k records, big-endian
+        int inGroup = Math.min(32, count - 32 * (r / 32));
+        int idAt = recordsOffset + groupBytes * (r / 32) + 40 * inGroup + width * (r % 32);
+        record = record.withAccess((int) unsigned(index, idAt, width));
+      } else {
+        record = record.withAccess(common);
+      }
       String name = byHash.get(hash);
       assertTrue(name != null, "record of an unknown hash " + hash);
       if (record.flags() >= 0x80) {
-        assertEquals(new Record(hash, 0, 0x80, 0, 0, 0, -1), record, "a tombstone's exact form");
+        assertEquals(new Record(hash, 0, 0x80, 0, 0, 0, -1), record,
+            "a tombstone's exact form (access id 0)");
         assertTrue(codec == 2, "the base keeps no tombstones");
       } else {
         Entry entry = entries.get(record.part() + "@" + record.offset());
@@ -782,8 +872,10 @@ abstract class GoldenArchiveChecks {
               names[at + 3] & 0xFF, unsigned(names, at + 4, 5), unsigned(names, at + 9, 5));
           buf.position(at + 14);
         }
+        // Version 3 (format 4): a present member's AccessId:uint16 ends its entry.
+        int access = op != 2 && version >= 4 ? buf.getShort() & 0xFFFF : 0;
         NameEntry entry = new NameEntry(new String(name, StandardCharsets.UTF_8), op == 2, length,
-            mtime, location);
+            mtime, location, access);
         if (!entries.isEmpty()) {
           assertTrue(MemberNames.compare(entries.get(entries.size() - 1).name(), entry.name()) < 0,
               file + ": names in UTF-8 order, each once");
@@ -873,6 +965,14 @@ abstract class GoldenArchiveChecks {
         Record record = byName.get(entry.name());
         assertEquals(new EntryLocation(record.part(), record.flags(),
             record.offset(), record.entryLength()), entry.location(), g + " " + entry.name());
+      }
+      if (version >= 4) {
+        // The record and the names entry agree on the class, which is the member's access.
+        int id = byName.get(entry.name()).access();
+        assertEquals(id, entry.access(), g + " " + entry.name() + " AccessId");
+        assertTrue(id >= 1 && id <= manifest.accesses().size(), g + " " + entry.name());
+        assertEquals(GoldenArchive.access(entry.name()), manifest.accesses().get(id - 1),
+            g + " " + entry.name() + " access");
       }
     }
   }

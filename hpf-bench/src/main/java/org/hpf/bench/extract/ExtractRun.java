@@ -27,7 +27,7 @@ import org.hpf.bench.Results;
  * for {@code --runs} rounds, each timed as a user would time it: the command (a new JVM for hpf,
  * a process for tar) and a {@code sync} after it, into an empty directory after a {@code sync}.
  * The last outputs of the two are compared file by file (names, bytes, modification times to
- * the second).
+ * the second, modes, owners and groups: both restore them the same way).
  */
 public final class ExtractRun {
   /** One timed extraction. */
@@ -191,6 +191,11 @@ public final class ExtractRun {
       if (Files.getLastModifiedTime(x).toMillis() / 1000
           != Files.getLastModifiedTime(y).toMillis() / 1000) {
         return name + ": modification times differ";
+      }
+      Map<String, Object> ax = Files.readAttributes(x, "unix:mode,uid,gid");
+      Map<String, Object> ay = Files.readAttributes(y, "unix:mode,uid,gid");
+      if (!ax.equals(ay)) {
+        return name + ": modes or owners differ (" + ax + " against " + ay + ")";
       }
       if (Files.size(x) != Files.size(y)
           || !Arrays.equals(Files.readAllBytes(x), Files.readAllBytes(y))) {

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Random;
 import org.hpf.bench.Results;
 import org.junit.jupiter.api.Test;
@@ -31,6 +33,8 @@ class ExtractSuiteIT {
       byte[] content = ("line " + i + "\n").repeat(random.nextInt(200))
           .getBytes(StandardCharsets.UTF_8);
       Files.write(file, content);
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(
+          List.of("rwxr-xr-x", "rw-------", "rw-r-----", "rw-r--r--").get(i % 4)));
       Files.setLastModifiedTime(file, FileTime.fromMillis(1_700_000_000_000L + i * 1000L));
       bytes += content.length;
     }

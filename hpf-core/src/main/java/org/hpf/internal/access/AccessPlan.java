@@ -185,6 +185,23 @@ public final class AccessPlan {
     return new Decision(decided, notes, losses);
   }
 
+  /**
+   * The owners of an archive's members, each with the groups of their members, from its
+   * dictionary of access classes; an archive that records none (older formats) is its
+   * directory's owner's.
+   */
+  public static Map<String, java.util.Set<String>> ownersOf(
+      List<org.hpf.MemberAccess> dictionary, RootAccess root) {
+    Map<String, java.util.Set<String>> owners = new LinkedHashMap<>();
+    if (dictionary.isEmpty()) {
+      owners.put(root.owner(), java.util.Set.of(root.group()));
+    }
+    for (org.hpf.MemberAccess access : dictionary) {
+      owners.computeIfAbsent(access.owner(), o -> new java.util.HashSet<>()).add(access.group());
+    }
+    return owners;
+  }
+
   /** Readers of some sources the archive leaves out, each with why. */
   private List<String> narrowed(RootAccess current, Readers archive) {
     List<String> notes = new ArrayList<>();

@@ -23,8 +23,8 @@ public final class PathReaders {
     }
     Readers above = qualified.getParent() == null ? Readers.EVERYONE
         : through(fs, qualified.getParent());
-    Readers readers = above.and(FileAccess.of(fs, fs.getFileStatus(qualified))
-        .directoryReaders());
+    Readers readers = above.and(FileAccess.directoryReaders(
+        FileAccess.of(fs, fs.getFileStatus(qualified))));
     through.put(qualified, readers);
     return readers;
   }

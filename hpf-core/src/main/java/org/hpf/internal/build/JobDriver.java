@@ -122,8 +122,8 @@ public final class JobDriver {
       List<String> warnings, long start) throws IOException {
     FileSystem archiveFs = target.getFileSystem(conf);
     ProgressListener progress = options.progress();
-    StagedPlan plan = change.plan();
-    long baseFiles = plan.creates() ? 0 : fileCount(conf, target); // the lock holds it still
+    StagedPlan staged = change.plan();
+    long baseFiles = staged.creates() ? 0 : fileCount(conf, target); // the lock holds it still
     Path staging = change.stagingDirectory();
     progress.phase("listing");
     Configuration jobConf = new Configuration(conf);
@@ -133,10 +133,12 @@ public final class JobDriver {
         conf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
         conf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
         conf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
-        plan.header().partSize(), plan.firstPartId())) {
-      survey = change.survey(roots, listing::add);
+        staged.header().partSize(), staged.firstPartId())) {
+      survey = change.survey(roots, source -> listing.add(source, change.accessId(source)));
       splits = listing.finish();
     }
+    // The tasks' ids of classes the listing met first mean what the plan says.
+    StagedPlan plan = staged.withAccesses(change.introducedAccesses());
     SourceListing.writeSplits(archiveFs, new Path(staging, "splits"), splits);
     long listed = System.nanoTime();
     progress.started(survey.files(), survey.bytes());

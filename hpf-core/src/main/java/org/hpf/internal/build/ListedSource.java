@@ -9,20 +9,29 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.hpf.internal.write.Source;
 
-/** One file of the job's source listing: member name, path, length and modification time. */
+/**
+ * One file of the job's source listing: member name, path, length, modification time and the
+ * access class the driver gave it.
+ */
 public final class ListedSource implements Writable {
   private final Text name = new Text();
   private final Text path = new Text();
   private long length;
   private long mtimeMillis;
+  private int access;
 
   public ListedSource() {}
 
-  ListedSource(Source source) {
+  ListedSource(Source source, int access) {
     name.set(source.name());
     path.set(source.path().toString());
     length = source.length();
     mtimeMillis = source.mtimeMillis();
+    this.access = access;
+  }
+
+  int access() {
+    return access;
   }
 
   long length() {
@@ -45,6 +54,7 @@ public final class ListedSource implements Writable {
     path.write(out);
     out.writeLong(length);
     out.writeLong(mtimeMillis);
+    out.writeShort(access);
   }
 
   @Override
@@ -53,5 +63,6 @@ public final class ListedSource implements Writable {
     path.readFields(in);
     length = in.readLong();
     mtimeMillis = in.readLong();
+    access = in.readShort() & 0xFFFF;
   }
 }

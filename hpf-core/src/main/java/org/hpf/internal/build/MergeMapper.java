@@ -63,11 +63,12 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
       long listed = 0;
       while (failure.get() == null && context.nextKeyValue()) {
         Source source = context.getCurrentKey().toSource(conf);
+        int access = context.getCurrentKey().access();
         slots.acquire();
         pool.execute(() -> {
           try {
             if (failure.get() == null) {
-              merge.add(source);
+              merge.add(source, access);
               context.getCounter(Counter.FILES_MERGED).increment(1);
               context.getCounter(Counter.BYTES_MERGED).increment(source.length());
             }

@@ -59,8 +59,9 @@ final class SourceListing implements Closeable {
     this.start = writer.getLength();
   }
 
-  void add(Source source) throws IOException {
-    writer.append(new ListedSource(source), NullWritable.get());
+  /** Lists a source, of access class {@code access}. */
+  void add(Source source, int access) throws IOException {
+    writer.append(new ListedSource(source, access), NullWritable.get());
     files++;
     bytes += source.length();
     entryBytes += EntryHeader.maxEntryLength(MemberNames.utf8(source.name()).length,

@@ -5,12 +5,12 @@ package org.hpf.internal.format;
  * own version (byte 5): the newest this code writes, and reads along with every older one.
  */
 public enum FileKind {
-  MANIFEST(1, 3),
+  MANIFEST(1, 4),
   DIRECTORY(2, 1),
-  INDEX(3, 2),
+  INDEX(3, 3),
   PART(4, 2),
-  NAMES(5, 2),
-  JOURNAL(6, 3);
+  NAMES(5, 3),
+  JOURNAL(6, 4);
 
   private final int code;
   private final int version;

@@ -13,9 +13,12 @@ import org.hpf.LimitExceededException;
  *
  * @param mtimeMillis the member's modification time, or {@link #MTIME_UNKNOWN} for a record read
  *     from a version 1 index file (whose entry holds the time) and for tombstones
+ * @param access the member's access class: its 1-based position in the manifest's dictionary,
+ *     or 0 when not recorded (older formats, tombstones). Index files of version 3 store it
+ *     after each group of records, or once in their header ({@link RecordLayout})
  */
 public record IndexRecord(NameHash hash, int part, int flags, long offset, long entryLength,
-    long originalLength, long mtimeMillis) {
+    long originalLength, long mtimeMillis, int access) {
   public static final int SIZE = 40;
   /** Limits of the version 2 record, which every writer now writes. */
   public static final int MAX_PART = (1 << 21) - 1;
@@ -31,14 +34,24 @@ public record IndexRecord(NameHash hash, int part, int flags, long offset, long 
   /** MTimeMillis in a version 2 record that carries no time: the least int48. */
   private static final long MTIME_ABSENT = -(1L << 47);
   private static final int TOMBSTONE_V2 = 0x4;
+  /** The largest access id: ids are uint16. */
+  public static final int MAX_ACCESS = 0xFFFF;
 
   public IndexRecord {
     if (part < 0 || part > MAX_PART_V1 || offset < 0 || offset > MAX_OFFSET_V1
         || entryLength < 0 || entryLength > MAX_LENGTH || originalLength < 0
-        || originalLength > MAX_LENGTH || flags < 0 || flags > 0xFF) {
+        || originalLength > MAX_LENGTH || flags < 0 || flags > 0xFF || access < 0
+        || access > MAX_ACCESS) {
       throw new IllegalArgumentException("record field out of range: part " + part + ", offset "
-          + offset + ", entry length " + entryLength + ", length " + originalLength);
+          + offset + ", entry length " + entryLength + ", length " + originalLength
+          + ", access " + access);
     }
+  }
+
+  /** A record without an access class. */
+  public IndexRecord(NameHash hash, int part, int flags, long offset, long entryLength,
+      long originalLength, long mtimeMillis) {
+    this(hash, part, flags, offset, entryLength, originalLength, mtimeMillis, 0);
   }
 
   /** A record without a modification time. */
@@ -83,12 +96,19 @@ public record IndexRecord(NameHash hash, int part, int flags, long offset, long 
   /** This record pointing at a copy of its entry. */
   public IndexRecord movedTo(int newPart, long newOffset) {
     return new IndexRecord(hash, newPart, flags, newOffset, entryLength, originalLength,
-        mtimeMillis);
+        mtimeMillis, access);
   }
 
   /** This record with the modification time its entry or journal holds. */
   public IndexRecord withMtime(long mtime) {
-    return new IndexRecord(hash, part, flags, offset, entryLength, originalLength, mtime);
+    return new IndexRecord(hash, part, flags, offset, entryLength, originalLength, mtime,
+        access);
+  }
+
+  /** This record with access class {@code id}. */
+  public IndexRecord withAccess(int id) {
+    return new IndexRecord(hash, part, flags, offset, entryLength, originalLength, mtimeMillis,
+        id);
   }
 
   /** Writes the version 1 encoding (journals, and the writer's scratch files). */
@@ -178,16 +198,21 @@ public record IndexRecord(NameHash hash, int part, int flags, long offset, long 
         mtime == MTIME_ABSENT ? MTIME_UNKNOWN : mtime);
   }
 
-  /** The writer's scratch form: the version 1 encoding, then the time (8 bytes). */
+  /**
+   * The writer's scratch form: the version 1 encoding, then the time (8 bytes) and the access
+   * id (2 bytes).
+   */
   public byte[] toScratchBytes() {
-    ByteBuffer buf = ByteBuffer.allocate(SIZE + 8);
+    ByteBuffer buf = ByteBuffer.allocate(SIZE + 10);
     writeTo(buf);
-    return buf.putLong(mtimeMillis).array();
+    return buf.putLong(mtimeMillis).putShort((short) access).array();
   }
 
   public static IndexRecord fromScratchBytes(byte[] bytes, String source)
       throws CorruptArchiveException {
-    return read(bytes, 0, source, 0).withMtime(ByteBuffer.wrap(bytes, SIZE, 8).getLong());
+    ByteBuffer tail = ByteBuffer.wrap(bytes, SIZE, 10);
+    return read(bytes, 0, source, 0).withMtime(tail.getLong())
+        .withAccess(tail.getShort() & 0xFFFF);
   }
 
   /** Puts the low {@code bytes} bytes of {@code value}, big-endian. */

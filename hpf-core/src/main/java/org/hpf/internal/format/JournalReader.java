@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.hpf.CorruptArchiveException;
+import org.hpf.MemberAccess;
 import org.hpf.internal.io.ArchiveInput;
 
 /**
@@ -27,7 +28,15 @@ public final class JournalReader {
   @FunctionalInterface
   public interface Visitor {
     void entry(JournalEntry entry) throws IOException;
+
+    /** An access class the change introduced (journals of version 4), before its first use. */
+    default void access(int id, MemberAccess access) throws IOException {}
   }
+
+  /** NameLength of an access record (version 4): no member name is this long. */
+  public static final int ACCESS_MARK = 0xFFFF;
+  /** Payload of the smallest access record: mark, id, two empty names, permission. */
+  private static final int ACCESS_MINIMUM = 2 + 2 + 2 + 2 + 2;
 
   /** What a scan found: everything but the records, which went to the visitor. */
   public record Scan(ArchiveId archiveId, JournalHeader header, long entries, boolean tornTail,
@@ -87,8 +96,12 @@ public final class JournalReader {
       }
       input.readFully(four, 0, 4);
       int payload = ByteBuffer.wrap(four).getInt();
-      int minimum = 2 + IndexRecord.SIZE + 8;
-      if (payload < minimum || payload > minimum + MemberNames.MAX_BYTES) {
+      int idBytes = version >= 4 ? 2 : 0;
+      int minimum = 2 + IndexRecord.SIZE + 8 + idBytes;
+      boolean fits = payload >= minimum && payload <= minimum + MemberNames.MAX_BYTES
+          || version >= 4 && payload >= ACCESS_MINIMUM
+              && payload <= ACCESS_MINIMUM + 2 * 0xFFFF;
+      if (!fits) {
         return torn(in, archiveId, header, count[0], at, length, at + 4, file,
             "impossible record length " + payload);
       }
@@ -97,7 +110,8 @@ public final class JournalReader {
         if (length - at >= 6) {
           byte[] two = new byte[2];
           input.readFully(two, 0, 2);
-          checkNothingFollows(in, at, length, ((two[0] & 0xFF) << 8) | (two[1] & 0xFF), file);
+          checkNothingFollows(in, at, length, ((two[0] & 0xFF) << 8) | (two[1] & 0xFF),
+              version, file);
         }
         return new Scan(archiveId, header, count[0], true, at);
       }
@@ -109,11 +123,16 @@ public final class JournalReader {
       buf.position(4);
       int nameLength = buf.getShort() & 0xFFFF;
       if (stored != Checksums.crc32c(record, 0, 4 + payload)) {
-        checkNothingFollows(in, at, length, nameLength, file);
+        checkNothingFollows(in, at, length, nameLength, version, file);
         return torn(in, archiveId, header, count[0], at, length, end, file,
             "journal record checksum mismatch");
       }
-      if (2 + nameLength + IndexRecord.SIZE + 8 != payload) {
+      if (version >= 4 && nameLength == ACCESS_MARK) {
+        visitor.access(buf.getShort() & 0xFFFF, access(buf, 4 + payload, file, at));
+        at = end;
+        continue;
+      }
+      if (2 + nameLength + IndexRecord.SIZE + 8 + idBytes != payload) {
         throw new CorruptArchiveException(file, at, "journal record lengths disagree");
       }
       String name = new String(record, 6, nameLength, StandardCharsets.UTF_8);
@@ -122,6 +141,13 @@ public final class JournalReader {
         throw new CorruptArchiveException(file, at, "deletion in a journal of version " + version);
       }
       long mtime = buf.getLong(6 + nameLength + IndexRecord.SIZE);
+      if (version >= 4) {
+        int accessId = buf.getShort(6 + nameLength + IndexRecord.SIZE + 8) & 0xFFFF;
+        if (indexRecord.isTombstone() && accessId != 0) {
+          throw new CorruptArchiveException(file, at, "deletion with access id " + accessId);
+        }
+        indexRecord = indexRecord.withAccess(accessId);
+      }
       visitor.entry(new JournalEntry(name, indexRecord, mtime));
       count[0]++;
       at = end;
@@ -136,9 +162,63 @@ public final class JournalReader {
    * the end of the file is followed by further bytes, whatever its payload length claims (unless
    * they are all zero: a torn write's prefix followed by blocks never written).
    */
+  /**
+   * Checks the id, names and permission of an access record whose checksum matched; the
+   * buffer is at its owner's length, {@code end} where its checksum starts.
+   */
+  private static MemberAccess access(ByteBuffer buf, int end, String file, long at)
+      throws CorruptArchiveException {
+    try {
+      String owner = string16(buf);
+      String group = string16(buf);
+      int mode = buf.getShort() & 0xFFFF;
+      if (buf.position() != end || (mode & ~MemberAccess.MODE_BITS) != 0) {
+        throw new CorruptArchiveException(file, at, "bad access record (mode 0"
+            + Integer.toOctalString(mode) + ")");
+      }
+      return new MemberAccess(owner, group, mode);
+    } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+      throw new CorruptArchiveException(file, at, "access record lengths disagree");
+    }
+  }
+
+  private static String string16(ByteBuffer buf) {
+    byte[] bytes = new byte[buf.getShort() & 0xFFFF];
+    buf.get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Where the record at {@code at} ends by its inner lengths (a name's, or an access record's
+   * owner's and group's as far as the file holds them), or {@code length} when unknown.
+   */
+  private static long innerEnd(ArchiveInput in, long at, long length, int nameLength,
+      int version) throws IOException {
+    if (version < 4) {
+      return at + 4 + 2 + nameLength + IndexRecord.SIZE + 8 + 4;
+    }
+    if (nameLength != ACCESS_MARK) {
+      return at + 4 + 2 + nameLength + IndexRecord.SIZE + 8 + 2 + 4;
+    }
+    long ownerAt = at + 4 + 2 + 2;
+    if (ownerAt + 2 > length) {
+      return length;
+    }
+    long groupAt = ownerAt + 2 + uint16(in, ownerAt);
+    if (groupAt + 2 > length) {
+      return length;
+    }
+    return groupAt + 2 + uint16(in, groupAt) + 2 + 4;
+  }
+
+  private static int uint16(ArchiveInput in, long at) throws IOException {
+    byte[] two = in.readFully(at, 2);
+    return (two[0] & 0xFF) << 8 | (two[1] & 0xFF);
+  }
+
   private static void checkNothingFollows(ArchiveInput in, long at, long length, int nameLength,
-      String file) throws IOException {
-    long nameEnd = at + 4 + 2 + nameLength + IndexRecord.SIZE + 8 + 4;
+      int version, String file) throws IOException {
+    long nameEnd = innerEnd(in, at, length, nameLength, version);
     if (nameEnd < length && !zerosOnly(in, nameEnd, length)) {
       throw new CorruptArchiveException(file, at, "damaged journal record (its lengths disagree "
           + "or its checksum fails) before the journal's last record");

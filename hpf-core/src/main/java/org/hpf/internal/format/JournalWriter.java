@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.hpf.MemberAccess;
 import org.hpf.internal.io.ArchiveOutput;
 
 /**
@@ -43,9 +44,18 @@ public final class JournalWriter implements AutoCloseable {
     file.sync();
   }
 
+  /**
+   * Journals access class {@code id} (written and synced at once): it precedes every record
+   * that uses it, whichever thread journals that record.
+   */
+  public synchronized void appendAccess(int id, MemberAccess access) throws IOException {
+    file.stream().write(encodeAccess(id, access));
+    file.sync();
+  }
+
   static byte[] encode(JournalEntry entry) throws IOException {
     byte[] name = entry.name().getBytes(StandardCharsets.UTF_8);
-    int payload = 2 + name.length + IndexRecord.SIZE + 8;
+    int payload = 2 + name.length + IndexRecord.SIZE + 8 + 2;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(payload + 8);
     DataOutputStream data = new DataOutputStream(bytes);
     data.writeInt(payload);
@@ -53,8 +63,35 @@ public final class JournalWriter implements AutoCloseable {
     data.write(name);
     data.write(entry.record().toBytes());
     data.writeLong(entry.mtimeMillis());
+    data.writeShort(entry.record().access());
+    return sealed(bytes);
+  }
+
+  /**
+   * An access record: NameLength {@link JournalReader#ACCESS_MARK} (no name is that long), the
+   * id, owner, group and permission.
+   */
+  static byte[] encodeAccess(int id, MemberAccess access) throws IOException {
+    byte[] owner = access.owner().getBytes(StandardCharsets.UTF_8);
+    byte[] group = access.group().getBytes(StandardCharsets.UTF_8);
+    int payload = 2 + 2 + 2 + owner.length + 2 + group.length + 2;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(payload + 8);
+    DataOutputStream data = new DataOutputStream(bytes);
+    data.writeInt(payload);
+    data.writeShort(JournalReader.ACCESS_MARK);
+    data.writeShort(id);
+    data.writeShort(owner.length);
+    data.write(owner);
+    data.writeShort(group.length);
+    data.write(group);
+    data.writeShort(access.mode());
+    return sealed(bytes);
+  }
+
+  /** The framed record followed by its CRC32C. */
+  private static byte[] sealed(ByteArrayOutputStream bytes) throws IOException {
     byte[] framed = bytes.toByteArray();
-    data.writeInt(Checksums.crc32c(framed, 0, framed.length));
+    new DataOutputStream(bytes).writeInt(Checksums.crc32c(framed, 0, framed.length));
     return bytes.toByteArray();
   }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.hpf.CorruptArchiveException;
+import org.hpf.MemberAccess;
 
 /**
  * What one committed generation consists of (docs/FORMAT.md, "Manifest"). Immutable.
@@ -17,7 +18,10 @@ import org.hpf.CorruptArchiveException;
 public record Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
     int hashAlgorithm, long fileCount, long originalBytes, long storedBytes, int bucketCapacity,
     long blockSize, long partSize, List<Layer> layers, List<NamesSegment> namesSegments,
-    List<PartInfo> parts) {
+    List<PartInfo> parts, List<MemberAccess> accesses) {
+
+  /** The most access classes an archive may record: ids are uint16, 0 means none. */
+  public static final int MAX_ACCESSES = 0xFFFF;
 
   public static final String DIR = "_manifests";
   public static final String PREFIX = "manifest-";
@@ -58,6 +62,43 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     layers = List.copyOf(layers);
     namesSegments = List.copyOf(namesSegments);
     parts = List.copyOf(parts);
+    accesses = List.copyOf(accesses);
+    if (accesses.size() > MAX_ACCESSES) {
+      throw new IllegalArgumentException(accesses.size() + " access classes");
+    }
+  }
+
+  /** A manifest that records no access class (older formats). */
+  public Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
+      int hashAlgorithm, long fileCount, long originalBytes, long storedBytes,
+      int bucketCapacity, long blockSize, long partSize, List<Layer> layers,
+      List<NamesSegment> namesSegments, List<PartInfo> parts) {
+    this(archiveId, generation, commitTimeMillis, hashAlgorithm, fileCount, originalBytes,
+        storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments, parts,
+        List.of());
+  }
+
+  /** This generation's manifest with {@code accesses} as its dictionary. */
+  public Manifest withAccesses(List<MemberAccess> dictionary) {
+    return new Manifest(archiveId, generation, commitTimeMillis, hashAlgorithm, fileCount,
+        originalBytes, storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments,
+        parts, dictionary);
+  }
+
+  /**
+   * The access class {@code id} (1-based), or null for 0 (not recorded).
+   *
+   * @throws CorruptArchiveException if the dictionary has no such class
+   */
+  public MemberAccess access(int id, String file) throws CorruptArchiveException {
+    if (id == 0) {
+      return null;
+    }
+    if (id > accesses.size()) {
+      throw new CorruptArchiveException(file, "access id " + id + ", but the manifest has "
+          + accesses.size() + " access classes", null);
+    }
+    return accesses.get(id - 1);
   }
 
   public static String fileName(long generation) {
@@ -117,6 +158,12 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       data.writeLong(part.liveEntries());
       data.writeLong(part.liveBytes());
     }
+    data.writeInt(accesses.size());
+    for (MemberAccess access : accesses) {
+      writeString(data, access.owner());
+      writeString(data, access.group());
+      data.writeShort(access.mode());
+    }
     out.writeFooter();
     return bytes.toByteArray();
   }
@@ -168,15 +215,39 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       for (int i = 0; i < partCount; i++) {
         parts.add(new PartInfo(buf.getInt(), buf.getLong(), buf.getLong(), buf.getLong()));
       }
+      List<MemberAccess> accesses = version >= 4 ? accesses(buf, file) : List.of();
       if (buf.hasRemaining()) {
         throw new CorruptArchiveException(file, buf.position(),
-            buf.remaining() + " unexpected bytes after the part list");
+            buf.remaining() + " unexpected bytes after the "
+                + (version >= 4 ? "access classes" : "part list"));
       }
       return new Manifest(id, generation, commitTime, hashAlgorithm, fileCount, originalBytes,
-          storedBytes, capacity, blockSize, partSize, layers, segments, parts);
+          storedBytes, capacity, blockSize, partSize, layers, segments, parts, accesses);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw SealedFile.truncatedBody(file, buf, e);
     }
+  }
+
+  /** AccessCount:int32, then Owner:String16, Group:String16, Permission:uint16 each. */
+  private static List<MemberAccess> accesses(ByteBuffer buf, String file)
+      throws CorruptArchiveException {
+    int count = buf.getInt();
+    if (count < 0 || count > MAX_ACCESSES || count > buf.remaining() / 6) {
+      throw new CorruptArchiveException(file, buf.position() - 4,
+          "bad access class count " + count);
+    }
+    List<MemberAccess> accesses = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      String owner = readString(buf);
+      String group = readString(buf);
+      int mode = buf.getShort() & 0xFFFF;
+      if ((mode & ~MemberAccess.MODE_BITS) != 0) {
+        throw new CorruptArchiveException(file, buf.position() - 2, "access class " + (i + 1)
+            + " has permission bits 0" + Integer.toOctalString(mode) + " outside 07777");
+      }
+      accesses.add(new MemberAccess(owner, group, mode));
+    }
+    return accesses;
   }
 
   /** Reads and checks the manifest of {@code generation}. */

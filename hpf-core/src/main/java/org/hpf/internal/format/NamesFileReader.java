@@ -102,7 +102,9 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
       boolean located = op == NameEntry.OP_PRESENT && version > 1;
       boolean known = op == NameEntry.OP_PRESENT || op == NameEntry.OP_DELETED
           || (op == NameEntry.OP_PRESENT_UNLOCATED && version > 1);
-      if (n + 16 + (located ? EntryLocation.SIZE : 0) > buf.remaining() || !known) {
+      boolean withAccess = op != NameEntry.OP_DELETED && version >= 3;
+      if (n + 16 + (located ? EntryLocation.SIZE : 0) + (withAccess ? 2 : 0) > buf.remaining()
+          || !known) {
         throw new CorruptArchiveException(file, at, "bad names entry (op " + op + ", " + n
             + " name bytes)");
       }
@@ -117,7 +119,8 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
             + op + ", length " + memberLength + ", mtime " + mtime + ")");
       }
       EntryLocation location = located ? location(buf, name, n, memberLength, at) : null;
-      block.add(new NameEntry(name, deleted, memberLength, mtime, location));
+      int access = withAccess ? buf.getShort() & 0xFFFF : 0;
+      block.add(new NameEntry(name, deleted, memberLength, mtime, location, access));
     }
     if (buf.hasRemaining()) {
       throw new CorruptArchiveException(file, at, "names block has trailing bytes");

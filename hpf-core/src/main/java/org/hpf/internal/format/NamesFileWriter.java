@@ -50,6 +50,9 @@ public final class NamesFileWriter implements AutoCloseable {
       location.writeTo(encoded);
       blockData.write(encoded.array());
     }
+    if (!entry.deleted()) {
+      blockData.writeShort(entry.access());
+    }
     blockCount++;
     total++;
     if (block.size() >= BLOCK_BYTES) {

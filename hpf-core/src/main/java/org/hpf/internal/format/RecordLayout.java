@@ -12,76 +12,94 @@ import org.hpf.CorruptArchiveException;
  */
 public enum RecordLayout {
   /** Version 1: records back to back, each with its own checksum. */
-  PER_RECORD {
-    @Override
-    public long sectionLength(long count) {
-      return count * IndexRecord.SIZE;
-    }
-
-    @Override
-    public long position(long slot) {
-      return slot * IndexRecord.SIZE;
-    }
-
-    @Override
-    public long readStart(long slot) {
-      return position(slot);
-    }
-
-    @Override
-    public long readEnd(long slot, long count) {
-      return position(slot) + IndexRecord.SIZE;
-    }
-  },
-
+  PER_RECORD(0),
   /**
-   * Version 2: records in groups of {@value #GROUP}, each group followed by the CRC32C of its
-   * records; a reader reads and checks a record's whole group (about 1.3 KB, which a positioned
-   * read fetches as cheaply as 40 bytes).
+   * Versions 2 and 3 with access width 0: records in groups of {@value #GROUP}, each group
+   * followed by the CRC32C of its records; a reader reads and checks a record's whole group
+   * (about 1.3 KB, which a positioned read fetches as cheaply as 40 bytes). In version 3 every
+   * record has the header's common access id.
    */
-  GROUPED {
-    @Override
-    public long sectionLength(long count) {
-      return count * IndexRecord.SIZE + groups(count) * 4;
-    }
+  GROUPED(0),
+  /** Version 3, access width 1: each group's records are followed by one byte id each. */
+  GROUPED_ID8(1),
+  /** Version 3, access width 2: each group's records are followed by a uint16 id each. */
+  GROUPED_ID16(2);
 
-    @Override
-    public long position(long slot) {
-      return (slot / GROUP) * GROUP_BYTES + (slot % GROUP) * IndexRecord.SIZE;
-    }
-
-    @Override
-    public long readStart(long slot) {
-      return (slot / GROUP) * GROUP_BYTES;
-    }
-
-    @Override
-    public long readEnd(long slot, long count) {
-      long group = slot / GROUP;
-      return group * GROUP_BYTES + groupRecords(group, count) * IndexRecord.SIZE + 4;
-    }
-  };
-
-  /** Records per group in version 2. */
+  /** Records per group in versions 2 and 3. */
   public static final int GROUP = 32;
-  private static final long GROUP_BYTES = GROUP * IndexRecord.SIZE + 4;
 
-  /** The layout of index files of this version. */
+  /** Bytes of access id per record after each group's records. */
+  private final int idWidth;
+
+  RecordLayout(int idWidth) {
+    this.idWidth = idWidth;
+  }
+
+  /** The layout of index files of version 1 or 2. */
   public static RecordLayout of(int indexVersion) {
     return indexVersion == 1 ? PER_RECORD : GROUPED;
   }
 
+  /** The grouped layout of index files of version 3 with this access width (0, 1 or 2). */
+  public static RecordLayout ofAccessWidth(int width) {
+    return switch (width) {
+      case 0 -> GROUPED;
+      case 1 -> GROUPED_ID8;
+      case 2 -> GROUPED_ID16;
+      default -> throw new IllegalArgumentException("access width " + width);
+    };
+  }
+
+  /** The narrowest width that holds every id up to {@code maxId}, where ids differ. */
+  public static int accessWidth(boolean allSame, int maxId) {
+    return allSame ? 0 : maxId <= 0xFF ? 1 : 2;
+  }
+
+  /** Bytes of access id after each record of a group. */
+  public int accessWidth() {
+    return idWidth;
+  }
+
+  private long recordBytes() {
+    return IndexRecord.SIZE + idWidth;
+  }
+
+  private long groupBytes() {
+    return GROUP * recordBytes() + 4;
+  }
+
   /** Bytes of the records section for {@code count} records. */
-  public abstract long sectionLength(long count);
+  public long sectionLength(long count) {
+    if (this == PER_RECORD) {
+      return count * IndexRecord.SIZE;
+    }
+    return count * recordBytes() + groups(count) * 4;
+  }
 
   /** Offset of record {@code slot} from the start of the records section. */
-  public abstract long position(long slot);
+  public long position(long slot) {
+    if (this == PER_RECORD) {
+      return slot * IndexRecord.SIZE;
+    }
+    return (slot / GROUP) * groupBytes() + (slot % GROUP) * IndexRecord.SIZE;
+  }
 
   /** Where a read that checks record {@code slot} starts, from the start of the section. */
-  public abstract long readStart(long slot);
+  public long readStart(long slot) {
+    if (this == PER_RECORD) {
+      return position(slot);
+    }
+    return (slot / GROUP) * groupBytes();
+  }
 
   /** Where a read that checks record {@code slot} of {@code count} ends. */
-  public abstract long readEnd(long slot, long count);
+  public long readEnd(long slot, long count) {
+    if (this == PER_RECORD) {
+      return position(slot) + IndexRecord.SIZE;
+    }
+    long group = slot / GROUP;
+    return group * groupBytes() + groupRecords(group, count) * recordBytes() + 4;
+  }
 
   static long groups(long count) {
     return (count + GROUP - 1) / GROUP;
@@ -93,7 +111,9 @@ public enum RecordLayout {
 
   /** Writes records in slot order as this layout lays them out. */
   public void write(List<IndexRecord> inSlotOrder, DataOutput out) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocate(this == GROUPED ? (int) GROUP_BYTES : IndexRecord.SIZE);
+    ByteBuffer buf = ByteBuffer.allocate(this == PER_RECORD ? IndexRecord.SIZE
+        : (int) groupBytes());
+    int groupStart = 0;
     for (int i = 0; i < inSlotOrder.size(); i++) {
       IndexRecord record = inSlotOrder.get(i);
       if (this == PER_RECORD) {
@@ -104,9 +124,13 @@ public enum RecordLayout {
       }
       record.writeV2(buf);
       if ((i + 1) % GROUP == 0 || i + 1 == inSlotOrder.size()) {
+        for (int j = groupStart; j <= i; j++) {
+          IndexRecord.putUnsigned(buf, inSlotOrder.get(j).access(), idWidth);
+        }
         buf.putInt(Checksums.crc32c(buf.array(), 0, buf.position()));
         out.write(buf.array(), 0, buf.position());
         buf.clear();
+        groupStart = i + 1;
       }
     }
   }
@@ -119,21 +143,30 @@ public enum RecordLayout {
     private final long count;
     private final String file;
     private final long sectionOffset;
+    private final int commonAccess;
     private long checkedGroup = -1;
+
+    /** A span of an index file whose records have no access id or share one (0). */
+    public Span(RecordLayout layout, byte[] bytes, long first, long count, String file,
+        long sectionOffset) {
+      this(layout, bytes, first, count, file, sectionOffset, 0);
+    }
 
     /**
      * @param bytes read from {@code layout.readStart(first)} of the section on
      * @param count the bucket's record count
      * @param sectionOffset where the records section starts in the file (for messages)
+     * @param commonAccess the access id of every record when the layout stores none
      */
     public Span(RecordLayout layout, byte[] bytes, long first, long count, String file,
-        long sectionOffset) {
+        long sectionOffset, int commonAccess) {
       this.layout = layout;
       this.bytes = bytes;
       this.start = layout.readStart(first);
       this.count = count;
       this.file = file;
       this.sectionOffset = sectionOffset;
+      this.commonAccess = commonAccess;
     }
 
     /**
@@ -147,20 +180,35 @@ public enum RecordLayout {
         return IndexRecord.read(bytes, offset, file, sectionOffset + at);
       }
       long group = slot / GROUP;
+      long groupStart = group * layout.groupBytes();
+      int records = (int) groupRecords(group, count);
       if (group != checkedGroup) {
-        int groupStart = (int) (group * GROUP_BYTES - start);
-        int length = (int) groupRecords(group, count) * IndexRecord.SIZE;
-        int stored = ByteBuffer.wrap(bytes, groupStart + length, 4).getInt();
-        int computed = Checksums.crc32c(bytes, groupStart, length);
+        int from = (int) (groupStart - start);
+        int length = (int) (records * layout.recordBytes());
+        int stored = ByteBuffer.wrap(bytes, from + length, 4).getInt();
+        int computed = Checksums.crc32c(bytes, from, length);
         if (stored != computed) {
-          throw new CorruptArchiveException(file, sectionOffset + group * GROUP_BYTES + length,
+          throw new CorruptArchiveException(file, sectionOffset + groupStart + length,
               String.format("checksum of records %d..%d is 0x%08X, computed 0x%08X",
-                  group * GROUP, group * GROUP + length / IndexRecord.SIZE - 1, stored,
-                  computed));
+                  group * GROUP, group * GROUP + records - 1, stored, computed));
         }
         checkedGroup = group;
       }
-      return IndexRecord.readV2(bytes, offset, file, sectionOffset + at);
+      IndexRecord record = IndexRecord.readV2(bytes, offset, file, sectionOffset + at);
+      int access = commonAccess;
+      if (layout.idWidth > 0) {
+        long idAt = groupStart + records * IndexRecord.SIZE + (slot % GROUP) * layout.idWidth;
+        access = (int) IndexRecord.getUnsigned(
+            ByteBuffer.wrap(bytes, (int) (idAt - start), layout.idWidth), layout.idWidth);
+      }
+      if (record.isTombstone()) {
+        if (access != 0) {
+          throw new CorruptArchiveException(file, sectionOffset + at,
+              "tombstone record with access id " + access);
+        }
+        return record;
+      }
+      return record.withAccess(access);
     }
   }
 }

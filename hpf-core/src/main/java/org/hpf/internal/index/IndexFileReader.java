@@ -60,7 +60,7 @@ public final class IndexFileReader {
     int start = (int) header.recordsOffset();
     RecordLayout.Span span = new RecordLayout.Span(header.layout(),
         java.util.Arrays.copyOfRange(bytes, start, bytes.length), 0, header.recordCount(), file,
-        start);
+        start, header.commonAccess());
     for (int i = 0; i < header.recordCount(); i++) {
       records.add(span.record(i));
     }

@@ -14,6 +14,7 @@ import org.hpf.internal.format.FileKind;
 import org.hpf.internal.format.IndexHeader;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.NameHash;
+import org.hpf.internal.format.RecordLayout;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
 
@@ -60,7 +61,7 @@ public final class IndexFileWriter {
     }
     BucketFunction function = BucketFunction.build(keys, fingerprints);
     byte[] functionBytes = function.toBytes();
-    IndexHeader header = new IndexHeader(records.size(), localDepth, prefix, function.codec(),
+    IndexHeader header = accessHeader(records, localDepth, prefix, function.codec(),
         functionBytes.length);
     if (header.fileLength() > blockSize) {
       throw new LimitExceededException("index of bucket " + bucketId + " would take "
@@ -71,12 +72,12 @@ public final class IndexFileWriter {
     try (ArchiveOutput file = storage.create(name, blockSize)) {
       ChecksummedOutput out =
           new ChecksummedOutput(new java.io.BufferedOutputStream(file.stream(), 1 << 16));
-      ByteBuffer head = ByteBuffer.allocate(IndexHeader.SIZE);
+      ByteBuffer head = ByteBuffer.allocate(header.size());
       header.writeTo(head);
       FileHeader.write(out.data(), FileKind.INDEX, id);
       out.write(head.array());
       out.write(functionBytes);
-      byte[] section = ByteBuffer.allocate(IndexHeader.SIZE + functionBytes.length)
+      byte[] section = ByteBuffer.allocate(header.size() + functionBytes.length)
           .put(head.array()).put(functionBytes).array();
       out.data().writeInt(Checksums.crc32c(section, 0, section.length));
       List<IndexRecord> inSlotOrder = new ArrayList<>(order.size());
@@ -94,5 +95,23 @@ public final class IndexFileWriter {
     }
     return new BucketRef(localDepth, generation, bucketId, records.size(), functionBytes.length,
         header.fileLength());
+  }
+
+  /**
+   * The header of a bucket with these records: the narrowest access width that holds their ids
+   * (none when they all share one).
+   */
+  static IndexHeader accessHeader(List<IndexRecord> records, int localDepth, int prefix,
+      int codec, int functionLength) {
+    int first = records.isEmpty() ? 0 : records.get(0).access();
+    boolean allSame = true;
+    int max = 0;
+    for (IndexRecord record : records) {
+      allSame &= record.access() == first;
+      max = Math.max(max, record.access());
+    }
+    int width = RecordLayout.accessWidth(allSame, max);
+    return new IndexHeader(records.size(), localDepth, prefix, codec, functionLength, width,
+        width == 0 ? first : 0);
   }
 }

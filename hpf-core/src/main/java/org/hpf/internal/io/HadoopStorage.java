@@ -248,8 +248,9 @@ public final class HadoopStorage implements ArchiveStorage {
   @Override
   public RootAccess rootAccess() throws IOException {
     FileStatus status = fs.getFileStatus(root);
-    FileAccess access = FileAccess.of(rawFileSystem(), status);
-    return new RootAccess(access.owner(), access.group(), access.mode());
+    org.hpf.MemberAccess access = FileAccess.of(rawFileSystem(), status);
+    return access == null ? null
+        : new RootAccess(access.owner(), access.group(), access.mode());
   }
 
   @Override

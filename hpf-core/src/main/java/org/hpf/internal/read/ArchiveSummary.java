@@ -72,6 +72,11 @@ public record ArchiveSummary(String location, int formatVersion, Manifest manife
     return manifest.generation();
   }
 
+  /** The distinct owner, group and mode triples the archive records (0 before format 4). */
+  public int accessClasses() {
+    return manifest.accesses().size();
+  }
+
   public long files() {
     return manifest.fileCount();
   }

@@ -290,7 +290,7 @@ public final class HpfReader implements AutoCloseable {
           : record.entryLength() - EntryHeader.TRAILER_SIZE
               - EntryHeader.size(MemberNames.utf8(name).length);
       return new EntryStatus(name, record.originalLength(), stored, record.mtimeMillis(),
-          record.codec(), record.part(), record.offset());
+          record.codec(), record.part(), record.offset(), record.access());
     }
     return statOfEntry(name, found);
   }
@@ -313,7 +313,7 @@ public final class HpfReader implements AutoCloseable {
       throw notAMemberOr(e, name);
     }
     return new EntryStatus(name, header.originalLength(), header.storedLength(),
-        header.mtimeMillis(), header.codec(), record.part(), record.offset());
+        header.mtimeMillis(), header.codec(), record.part(), record.offset(), record.access());
   }
 
   /**

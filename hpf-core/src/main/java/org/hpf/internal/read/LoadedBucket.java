@@ -28,6 +28,8 @@ final class LoadedBucket implements java.io.Closeable {
   private final BucketFunction function;
   private final long recordsOffset;
   private final RecordLayout layout;
+  /** The access id of every record of an index file that stores none per record. */
+  private final int commonAccess;
   private final long recordCount;
   private final RecordCache cache;
   private final long cacheKey;
@@ -39,6 +41,7 @@ final class LoadedBucket implements java.io.Closeable {
     this.function = function;
     this.recordsOffset = header.recordsOffset();
     this.layout = header.layout();
+    this.commonAccess = header.commonAccess();
     this.recordCount = header.recordCount();
     this.cache = cache;
     this.cacheKey = cache.newBucketKey();
@@ -55,11 +58,15 @@ final class LoadedBucket implements java.io.Closeable {
         throw new CorruptArchiveException(file, index.length(), "index file is "
             + index.length() + " bytes, the directory says " + ref.indexFileLength());
       }
-      int sectionEnd = FileHeader.SIZE + IndexHeader.SIZE + ref.functionLength() + 4;
-      byte[] head = index.readFully(0, sectionEnd);
+      // The newest header's size: an older, shorter one leaves the read in the records.
+      byte[] head = index.readFully(0, FileHeader.SIZE + IndexHeader.SIZE
+          + ref.functionLength() + 4);
       ByteBuffer buf = ByteBuffer.wrap(head);
       FileHeader.check(buf, file, FileKind.INDEX, id);
-      IndexHeader header = IndexHeader.read(buf, file, FileHeader.version(buf, 0));
+      int version = FileHeader.version(buf, 0);
+      int headerSize = IndexHeader.sizeOf(version);
+      int sectionEnd = FileHeader.SIZE + headerSize + ref.functionLength() + 4;
+      IndexHeader header = IndexHeader.read(buf, file, version);
       int stored = buf.getInt(sectionEnd - 4);
       int computed = Checksums.crc32c(head, FileHeader.SIZE, sectionEnd - 4 - FileHeader.SIZE);
       if (stored != computed) {
@@ -74,7 +81,7 @@ final class LoadedBucket implements java.io.Closeable {
             + " disagrees with the directory's " + ref);
       }
       BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), head,
-          FileHeader.SIZE + IndexHeader.SIZE, header.functionLength(), header.recordCount(), file);
+          FileHeader.SIZE + headerSize, header.functionLength(), header.recordCount(), file);
       return new LoadedBucket(index, file, function, header, cache);
     } catch (EOFException e) {
       index.close();
@@ -135,7 +142,8 @@ final class LoadedBucket implements java.io.Closeable {
     } catch (EOFException e) {
       throw new CorruptArchiveException(file, "index file is truncated", e);
     }
-    return new RecordLayout.Span(layout, bytes, first, recordCount, file, recordsOffset);
+    return new RecordLayout.Span(layout, bytes, first, recordCount, file, recordsOffset,
+        commonAccess);
   }
 
   long functionBits() {

@@ -60,6 +60,7 @@ final class Addition {
     this.options = options;
     this.journalName = ArchiveLayout.journal(commit.generation());
     this.journal = startJournal(id, header);
+    commit.accesses().journalTo(journal::appendAccess);
     // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
     this.lanes = new MergeLanes(storage, id, options, blockSize,
         header.partSize(), journal, firstPartId);
@@ -100,7 +101,7 @@ final class Addition {
    */
   void add(EntryEncoder.Member member, IndexRecord existing) throws IOException {
     journalDeletions();
-    IndexRecord record = lanes.write(member);
+    IndexRecord record = lanes.write(member, commit.accesses().idOf(member.access()));
     commit.put(member.name(), record, member.mtimeMillis(), existing, false);
     files.incrementAndGet();
     bytes.addAndGet(member.length());

@@ -23,6 +23,7 @@ import org.hpf.ArchiveExistsException;
 import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
+import org.hpf.MemberAccess;
 import org.hpf.NameExistsException;
 import org.hpf.SourceException;
 import org.hpf.internal.access.AccessMessages;
@@ -96,6 +97,8 @@ public final class ArchiveWriter implements AutoCloseable {
   private AccessPlan access;
   /** The access the archive gets from the change being built, once decided. */
   private AccessPlan.Decision accessDecision;
+  /** See {@link #defaultAccess()}. */
+  private volatile MemberAccess defaultAccess;
 
   /** The layout of an archive being created: fixed before its first member. */
   /**
@@ -223,7 +226,42 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public void add(String name, InputStream in, long length, long mtimeMillis)
       throws IOException {
-    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), false);
+    add(name, in, length, mtimeMillis, null);
+  }
+
+  /**
+   * As {@link #add(String, InputStream, long, long)}, with its own owner, group and mode (null:
+   * the writer's default).
+   */
+  public void add(String name, InputStream in, long length, long mtimeMillis,
+      MemberAccess access) throws IOException {
+    add(member(name, in, length, mtimeMillis, access), false);
+  }
+
+  /** As {@link #replace(String, InputStream, long, long)}, with its own access (or null). */
+  public void replace(String name, InputStream in, long length, long mtimeMillis,
+      MemberAccess access) throws IOException {
+    add(member(name, in, length, mtimeMillis, access), true);
+  }
+
+  private static EntryEncoder.Member member(String name, InputStream in, long length,
+      long mtimeMillis, MemberAccess access) {
+    return new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'",
+        access);
+  }
+
+  /**
+   * What members added without an access of their own record: the options' default, else the
+   * writing user's ({@link MemberAccess#defaultFor}), found once.
+   */
+  private MemberAccess defaultAccess() throws IOException {
+    MemberAccess known = defaultAccess;
+    if (known == null) {
+      known = options.defaultAccess() != null ? options.defaultAccess()
+          : MemberAccess.defaultFor(conf);
+      defaultAccess = known;
+    }
+    return known;
   }
 
   /** Adds a member whose bytes are in memory. */
@@ -234,7 +272,7 @@ public final class ArchiveWriter implements AutoCloseable {
   /** As {@link #add}, but a member of the same name is replaced instead of refused. */
   public void replace(String name, InputStream in, long length, long mtimeMillis)
       throws IOException {
-    add(new EntryEncoder.Member(name, length, mtimeMillis, in, false, "'" + name + "'"), true);
+    replace(name, in, length, mtimeMillis, null);
   }
 
   /** Adds one source file (which must not change while it is read). */
@@ -246,6 +284,9 @@ public final class ArchiveWriter implements AutoCloseable {
 
   private void add(EntryEncoder.Member member, boolean replace) throws IOException {
     MemberNames.check(member.name());
+    if (member.access() == null) {
+      member = member.withAccess(defaultAccess());
+    }
     if (member.length() < 0) {
       throw new IllegalArgumentException("negative length " + member.length() + " of '"
           + member.name() + "'");
@@ -445,7 +486,8 @@ public final class ArchiveWriter implements AutoCloseable {
     AccessPlan merged = access == null ? plan : access.merge(plan);
     // An archive without members yet takes its access from its first ones, as a new one does.
     boolean fresh = first || manifest.fileCount() == 0;
-    AccessPlan.Decision decision = merged.decide(current, fresh, java.util.Map.of());
+    AccessPlan.Decision decision = merged.decide(current, fresh, fresh ? java.util.Map.of()
+        : AccessPlan.ownersOf(manifest.accesses(), current));
     if (decision.losesAccess() && !options.allowAccessLoss()) {
       throw new AccessLossException(AccessMessages.refusal(storage.location(), decision));
     }

@@ -7,6 +7,7 @@ import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.hpf.Compression;
+import org.hpf.MemberAccess;
 import org.hpf.SourceException;
 import org.hpf.internal.format.ChecksummedOutput;
 import org.hpf.internal.format.ChunkChecksums;
@@ -44,16 +45,21 @@ final class EntryEncoder {
   /** The member a source file becomes, read from {@code in} (opened by {@link #open}). */
   static Member member(Source source, InputStream in) {
     return new Member(source.name(), source.length(), source.mtimeMillis(), in, true,
-        source.path().toString());
+        source.path().toString(), source.access());
   }
 
   /**
    * A member to write: its name, length and modification time, and the stream its bytes come
    * from; with {@code wholeStream}, the stream must end right after {@code length} bytes (a file
-   * that grew while it was read is an error).
+   * that grew while it was read is an error). Its access is null where the writer's default
+   * applies.
    */
   record Member(String name, long length, long mtimeMillis, InputStream in,
-      boolean wholeStream, String origin) {}
+      boolean wholeStream, String origin, MemberAccess access) {
+    Member withAccess(MemberAccess value) {
+      return new Member(name, length, mtimeMillis, in, wholeStream, origin, value);
+    }
+  }
 
   /**
    * Writes {@code member} at the current position of {@code part}; returns its record. Members

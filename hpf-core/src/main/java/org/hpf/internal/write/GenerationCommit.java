@@ -74,9 +74,9 @@ final class GenerationCommit implements AutoCloseable {
 
   /**
    * Name entries spill as Op, Length, MTime, the entry's Part, Flags, Offset and EntryLength
-   * (zeros for a deletion), then the name's UTF-8 bytes (sorted by those).
+   * (zeros for a deletion), its access id, then the name's UTF-8 bytes (sorted by those).
    */
-  private static final int NAME_FIXED = 1 + 8 + 8 + EntryLocation.SIZE;
+  private static final int NAME_FIXED = 1 + 8 + 8 + EntryLocation.SIZE + 2;
 
   private final ArchiveStorage storage;
   private final ArchiveId id;
@@ -103,6 +103,7 @@ final class GenerationCommit implements AutoCloseable {
   /** Set by the first {@link #close}: a commit that published closes itself. */
   private boolean closed;
   private DirectoryFile lastDirectory;
+  private final AccessClasses accesses;
 
   /**
    * @param base the committed generation to build on, or null for a create
@@ -121,6 +122,7 @@ final class GenerationCommit implements AutoCloseable {
     this.capacity = capacity;
     this.blockSize = blockSize;
     this.partSize = partSize;
+    this.accesses = new AccessClasses(base);
     if (base != null) {
       fileCount = base.fileCount();
       originalBytes = base.originalBytes();
@@ -145,6 +147,11 @@ final class GenerationCommit implements AutoCloseable {
 
   long generation() {
     return generation;
+  }
+
+  /** The generation's access classes: the base's and those its new members introduce. */
+  AccessClasses accesses() {
+    return accesses;
   }
 
   /** A newly sealed part; its live counts grow as records pointing into it are put. */
@@ -235,6 +242,7 @@ final class GenerationCommit implements AutoCloseable {
         .putLong(length).putLong(mtime);
     if (record != null) {
       EntryLocation.of(record).writeTo(entry);
+      entry.putShort((short) record.access());
     } else {
       entry.position(NAME_FIXED);
     }
@@ -252,10 +260,11 @@ final class GenerationCommit implements AutoCloseable {
     long length = buf.getLong();
     long mtime = buf.getLong();
     EntryLocation location = EntryLocation.read(buf);
+    int access = buf.getShort() & 0xFFFF;
     String name = new String(entry, NAME_FIXED, entry.length - NAME_FIXED,
         StandardCharsets.UTF_8);
     return op == NameEntry.OP_DELETED ? NameEntry.deletion(name)
-        : NameEntry.present(name, length, mtime, location);
+        : NameEntry.present(name, length, mtime, location, access);
   }
 
   private void remove(IndexRecord existing) {
@@ -361,7 +370,7 @@ final class GenerationCommit implements AutoCloseable {
       }
       Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
           hashAlgorithm, fileCount, originalBytes, storedBytes, capacity, blockSize,
-          partSize, layers, segments, partList);
+          partSize, layers, segments, partList, accesses.all());
       return new Written(manifest, layer);
     }
   }

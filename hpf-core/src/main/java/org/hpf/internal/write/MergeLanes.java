@@ -32,7 +32,7 @@ final class MergeLanes {
     long liveEntries;
     long liveBytes;
 
-    IndexRecord write(EntryEncoder.Member member) throws IOException {
+    IndexRecord write(EntryEncoder.Member member, int access) throws IOException {
       long worstCase = EntryHeader.maxEntryLength(
           member.name().getBytes(StandardCharsets.UTF_8).length, member.length());
       if (part != null && !part.isEmpty() && part.position() + worstCase > partSize) {
@@ -53,7 +53,7 @@ final class MergeLanes {
       long start = part.position();
       IndexRecord record;
       try {
-        record = encoder.write(member, part);
+        record = encoder.write(member, part).withAccess(access);
       } catch (IOException | RuntimeException | Error e) {
         if (part.position() != start) {
           broken = e; // a partial entry is in the part: no further entry may follow it
@@ -124,8 +124,11 @@ final class MergeLanes {
     this.nextPart = new AtomicInteger(firstPartId);
   }
 
-  /** Writes a member into the calling thread's lane; returns its record. */
-  IndexRecord write(EntryEncoder.Member member) throws IOException {
+  /**
+   * Writes a member into the calling thread's lane; returns its record, of access class
+   * {@code access}.
+   */
+  IndexRecord write(EntryEncoder.Member member, int access) throws IOException {
     checkUsable();
     Lane lane = idle.pollFirst();
     if (lane == null) {
@@ -135,7 +138,7 @@ final class MergeLanes {
       }
     }
     try {
-      return lane.write(member);
+      return lane.write(member, access);
     } finally {
       if (broken == null) {
         idle.addFirst(lane);

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import org.hpf.CorruptArchiveException;
 import org.hpf.DuplicateNameException;
 import org.hpf.HashCollisionException;
+import org.hpf.MemberAccess;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.EntryHeader;
@@ -282,21 +283,29 @@ public final class Recovery {
       long[] ordinal = {0};
       long[] recovered = {0};
       try (ArchiveInput in = storage.open(journalName)) {
-        JournalReader.scan(in, storage.location(journalName), id, entry -> {
-          if (entry.record().isTombstone()) {
-            ordinal[0]++;
-            IndexRecord gone = current == null ? null : current.recordOfHash(entry.name());
-            if (gone != null) {
-              commit.delete(entry.name(), gone);
+        JournalReader.scan(in, storage.location(journalName), id, new JournalReader.Visitor() {
+          @Override
+          public void access(int accessId, MemberAccess access) throws IOException {
+            commit.accesses().define(accessId, access, storage.location(journalName));
+          }
+
+          @Override
+          public void entry(JournalEntry entry) throws IOException {
+            if (entry.record().isTombstone()) {
+              ordinal[0]++;
+              IndexRecord gone = current == null ? null : current.recordOfHash(entry.name());
+              if (gone != null) {
+                commit.delete(entry.name(), gone);
+                recovered[0]++;
+              }
+            } else if (!invalid.contains(ordinal[0]++)) {
+              PartCheck part = parts.get(entry.record().part());
+              IndexRecord record = part.copyId < 0 ? entry.record()
+                  : moveTo(entry.record(), part.copyId);
+              IndexRecord replaced = current == null ? null : current.recordOfHash(entry.name());
+              commit.put(entry.name(), record, entry.mtimeMillis(), replaced);
               recovered[0]++;
             }
-          } else if (!invalid.contains(ordinal[0]++)) {
-            PartCheck part = parts.get(entry.record().part());
-            IndexRecord record = part.copyId < 0 ? entry.record()
-                : moveTo(entry.record(), part.copyId);
-            IndexRecord replaced = current == null ? null : current.recordOfHash(entry.name());
-            commit.put(entry.name(), record, entry.mtimeMillis(), replaced);
-            recovered[0]++;
           }
         });
       }

@@ -11,10 +11,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.WritableComparator;
 import org.hpf.DuplicateNameException;
+import org.hpf.MemberAccess;
 import org.hpf.NameExistsException;
 import org.hpf.SymlinkPolicy;
 import org.hpf.internal.access.AccessPlan;
-import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.write.spill.ExternalSorter;
 import org.hpf.internal.write.spill.Scratch;
@@ -82,10 +82,10 @@ final class SourceSurvey {
         if (access != null) {
           // Owners are compared only within one file system: a local user and an HDFS user of
           // the same name need not be one person.
-          FileAccess owned = walker.lastAccess();
-          boolean sameUsers = sameFileSystem(source.path(), archive);
+          MemberAccess owned = walker.lastAccess();
+          boolean sameUsers = owned != null && sameFileSystem(source.path(), archive);
           access.add(source.path().toString(), sameUsers ? owned.owner() : null,
-              owned.group(), walker.lastReaders());
+              owned == null ? null : owned.group(), walker.lastReaders());
         }
       }
       if (checkDuplicates) {

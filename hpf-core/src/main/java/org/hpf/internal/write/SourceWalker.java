@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.hpf.MemberAccess;
 import org.hpf.SourceException;
 import org.hpf.SymlinkPolicy;
 import org.hpf.internal.access.FileAccess;
@@ -39,7 +40,7 @@ final class SourceWalker implements Iterator<Source> {
   private int rootIndex = -1;
   /** Finds who may read each source, when asked to (else null). */
   private PathReaders pathReaders;
-  private FileAccess nextAccess;
+  private MemberAccess nextAccess;
   private Readers nextReaders;
 
   /**
@@ -109,8 +110,8 @@ final class SourceWalker implements Iterator<Source> {
     return this;
   }
 
-  /** The owner, group and mode of the last source (when tracking readers). */
-  FileAccess lastAccess() {
+  /** The owner, group and mode of the last source (when tracking readers; null: unknown). */
+  MemberAccess lastAccess() {
     return nextAccess;
   }
 
@@ -184,7 +185,7 @@ final class SourceWalker implements Iterator<Source> {
     if (status.isDirectory()) {
       stack.push(new Listing(fs, children(fs, status.getPath()), "",
           SymbolicLinks.realPath(fs, status.getPath()),
-          above == null ? null : above.and(FileAccess.of(fs, status).directoryReaders())));
+          above == null ? null : above.and(FileAccess.directoryReaders(FileAccess.of(fs, status)))));
     } else {
       next = source(fs, status, status.getPath().getName(), above);
     }
@@ -193,7 +194,7 @@ final class SourceWalker implements Iterator<Source> {
   /** Who may reach the entries of {@code dir}, inside the directory {@code parent}. */
   private Readers through(Listing parent, FileStatus dir) throws IOException {
     return parent.through == null ? null
-        : parent.through.and(FileAccess.of(parent.fs, dir).directoryReaders());
+        : parent.through.and(FileAccess.directoryReaders(FileAccess.of(parent.fs, dir)));
   }
 
   /** Applies the policy to a link; true when the walk follows it. */
@@ -236,11 +237,13 @@ final class SourceWalker implements Iterator<Source> {
   private Source source(FileSystem fs, FileStatus status, String name, Readers through)
       throws IOException {
     MemberNames.check(name);
+    MemberAccess access = FileAccess.of(fs, status);
     if (through != null) {
-      nextAccess = FileAccess.of(fs, status);
-      nextReaders = through.and(nextAccess.fileReaders());
+      nextAccess = access;
+      nextReaders = through.and(FileAccess.fileReaders(access));
     }
-    return new Source(name, fs, status.getPath(), status.getLen(), status.getModificationTime());
+    return new Source(name, fs, status.getPath(), status.getLen(), status.getModificationTime(),
+        access);
   }
 
   @Override

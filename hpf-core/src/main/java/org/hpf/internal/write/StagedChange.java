@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
 import org.hpf.CorruptArchiveException;
 import org.hpf.HpfException;
+import org.hpf.MemberAccess;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.ArchiveLayout;
@@ -66,6 +67,10 @@ public final class StagedChange implements AutoCloseable {
   private HdfsReport hdfs;
   private boolean closed;
   private final List<String> warnings = new ArrayList<>();
+  /** The base's access classes and those the listing met; see {@link #accessId}. */
+  private AccessClasses accesses;
+  private int baseAccesses;
+  private MemberAccess defaultAccess;
 
   private StagedChange(Configuration conf, Path archive, ArchiveStorage storage,
       WriterOptions options, WriterLock lock, StagedPlan plan) {
@@ -184,6 +189,31 @@ public final class StagedChange implements AutoCloseable {
   }
 
   /**
+   * The access class of a listed source (the writer's default for one without an access),
+   * introducing it when new: the driver gives every source its id, so shares agree on them.
+   */
+  public int accessId(Source source) throws IOException {
+    if (accesses == null) {
+      Manifest base = plan.creates() ? null
+          : Manifest.read(storage, plan.header().baseGeneration());
+      accesses = new AccessClasses(base);
+      baseAccesses = accesses.all().size();
+      defaultAccess = options.defaultAccess() != null ? options.defaultAccess()
+          : MemberAccess.defaultFor(conf);
+    }
+    return accesses.idOf(source.access() != null ? source.access() : defaultAccess);
+  }
+
+  /** The access classes the listing introduced, in id order after the base's. */
+  public List<MemberAccess> introducedAccesses() {
+    if (accesses == null) {
+      return List.of();
+    }
+    List<MemberAccess> all = accesses.all();
+    return all.subList(baseAccesses, all.size());
+  }
+
+  /**
    * Commits the staged work of {@code plan}: every member journaled by {@code shares} (each
    * journal a finished {@link StagedMerge#JOURNAL}, its parts already moved into the archive
    * directory) becomes part of one new generation. Fails, committing nothing, when the change's
@@ -204,6 +234,10 @@ public final class StagedChange implements AutoCloseable {
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
         header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(),
         options)) {
+      int next = base == null ? 1 : base.accesses().size() + 1;
+      for (MemberAccess access : plan.accesses()) {
+        commit.accesses().define(next++, access, "the job's plan");
+      }
       Map<Integer, StagedShare> adopted = new HashMap<>();
       for (StagedShare share : shares) {
         adoptShare(conf, storage, commit, base, plan, share, adopted);

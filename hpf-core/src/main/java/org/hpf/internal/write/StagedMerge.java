@@ -43,11 +43,14 @@ public final class StagedMerge implements AutoCloseable {
         plan.header().blockSize(), plan.header().partSize(), journal, firstPartId, partLimit);
   }
 
-  /** Merges one source file, which must not change while it is read. */
-  public void add(Source source) throws IOException {
+  /**
+   * Merges one source file, which must not change while it is read, as a member of access
+   * class {@code access} (which the plan's driver gave it).
+   */
+  public void add(Source source, int access) throws IOException {
     MemberNames.check(source.name());
     try (var in = EntryEncoder.open(source)) {
-      lanes.write(EntryEncoder.member(source, in));
+      lanes.write(EntryEncoder.member(source, in), access);
     }
   }
 

@@ -1,6 +1,7 @@
 package org.hpf.internal.write;
 
 import org.hpf.Compression;
+import org.hpf.MemberAccess;
 import org.hpf.ProgressListener;
 import org.hpf.SymlinkPolicy;
 import org.hpf.internal.format.ArchiveId;
@@ -33,10 +34,12 @@ public final class WriterOptions {
   private final java.nio.file.Path scratchDirectory;
   private final boolean checkNesting;
   private final SymlinkPolicy symlinks;
+  private final MemberAccess defaultAccess;
 
   private WriterOptions(Builder b) {
     this.checkNesting = b.checkNesting;
     this.symlinks = b.symlinks;
+    this.defaultAccess = b.defaultAccess;
     this.scratchDirectory = b.scratchDirectory;
     this.hdfs = b.hdfs;
     this.retainGenerations = b.retainGenerations;
@@ -70,6 +73,7 @@ public final class WriterOptions {
         .compression(settings.compression())
         .progress(settings.progress())
         .symlinks(settings.symlinks())
+        .defaultAccess(settings.defaultAccess().orElse(null))
         .scratchDirectory(settings.scratchDirectory())
         .retainGenerations(settings.retainGenerations())
         .breakLock(settings.breakLock())
@@ -194,6 +198,11 @@ public final class WriterOptions {
     return symlinks;
   }
 
+  /** What members added without their own access record, or null for the writing user's. */
+  public MemberAccess defaultAccess() {
+    return defaultAccess;
+  }
+
   public static final class Builder {
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private long partSize = 1L << 30;
@@ -214,6 +223,13 @@ public final class WriterOptions {
         org.hpf.internal.write.spill.Scratch.defaultDirectory();
     private boolean checkNesting = true;
     private SymlinkPolicy symlinks = SymlinkPolicy.SKIP;
+    private MemberAccess defaultAccess;
+
+    /** The access of members added without one (null: the writing user's). */
+    public Builder defaultAccess(MemberAccess value) {
+      this.defaultAccess = value;
+      return this;
+    }
 
     /** What walking source trees does with symbolic links. */
     public Builder symlinks(SymlinkPolicy value) {

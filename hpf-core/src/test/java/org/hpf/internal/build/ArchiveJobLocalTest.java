@@ -21,7 +21,12 @@ import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.OutputFormat;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.hpf.ArchiveReader;
 import org.hpf.DuplicateNameException;
+import org.hpf.HpfArchive;
+import org.hpf.MemberAccess;
+import org.hpf.MemberIterator;
+import org.hpf.MemberStatus;
 import org.hpf.NameExistsException;
 import org.hpf.SourceException;
 import org.hpf.fs.LocalJobs;
@@ -97,6 +102,7 @@ class ArchiveJobLocalTest {
     Path images = new Path(sources, "images");
     files.putAll(JobSources.write(fs, logs, "app", 300, 1));
     files.putAll(JobSources.write(fs, images, "cam", 150, 2));
+    chmodInTurn(logs, 0644, 0600, 0750);
     Path byJob = new Path(tmp.resolve("job.hpf").toUri());
     JobDriver.Result result = JobDriver.create(conf, List.of(logs, images), byJob, options());
 
@@ -107,7 +113,34 @@ class ArchiveJobLocalTest {
     Path byCreate = new Path(tmp.resolve("create.hpf").toUri());
     ArchiveCreator.create(conf, byCreate, List.of(logs, images), options());
     JobSources.assertSameMembers(conf, byCreate, byJob);
+    // The tasks' access ids agree: each member has its file's owner, group and mode.
+    Map<String, MemberAccess> accesses = accesses(byJob);
+    assertEquals(accesses(byCreate), accesses);
+    assertEquals(3, new java.util.HashSet<>(accesses.values()).size(), accesses.toString());
     assertOnlyGenerationFiles(byJob);
+  }
+
+  /** Gives the files below {@code root} the modes in turn: several access classes. */
+  private void chmodInTurn(Path root, int... modes) throws IOException {
+    org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files =
+        fs.listFiles(root, true);
+    for (int i = 0; files.hasNext(); i++) {
+      fs.setPermission(files.next().getPath(),
+          new org.apache.hadoop.fs.permission.FsPermission((short) modes[i % modes.length]));
+    }
+  }
+
+  /** Every member's owner, group and mode, by name. */
+  private Map<String, MemberAccess> accesses(Path archive) throws IOException {
+    Map<String, MemberAccess> accesses = new java.util.TreeMap<>();
+    try (ArchiveReader reader = HpfArchive.openReader(archive, conf);
+        MemberIterator members = reader.list("")) {
+      while (members.hasNext()) {
+        MemberStatus member = members.next();
+        accesses.put(member.name(), member.access());
+      }
+    }
+    return accesses;
   }
 
   /** Nothing but what the newest generation names: no staging, lock or stray part. */
@@ -134,10 +167,19 @@ class ArchiveJobLocalTest {
     Map<String, byte[]> more = JobSources.write(fs, second, "b", 90, 4);
     Path archive = new Path(tmp.resolve("grow.hpf").toUri());
     JobDriver.create(conf, List.of(first), archive, options());
+    Map<String, MemberAccess> created = accesses(archive);
+    chmodInTurn(second, 0640);
     JobDriver.Result appended = JobDriver.append(conf, List.of(second), archive, options());
     assertEquals(2, appended.manifest().generation());
     files.putAll(more);
     JobSources.assertHolds(conf, archive, files);
+    // The append's class is new to the archive; the created members keep theirs.
+    Map<String, MemberAccess> accesses = accesses(archive);
+    for (String name : more.keySet()) {
+      assertEquals(0640, accesses.get(name).mode(), name);
+    }
+    accesses.keySet().retainAll(created.keySet());
+    assertEquals(created, accesses);
     assertOnlyGenerationFiles(archive);
 
     // The same names again: refused before a task runs, the archive as it was.
@@ -294,7 +336,7 @@ class ArchiveJobLocalTest {
     try (StagedMerge merge = new StagedMerge(
         HdfsIntegration.storage(fs, work), dead.plan(), options(),
         dead.plan().firstPartId(), dead.plan().firstPartId() + 10)) {
-      dead.survey(List.of(second), merge::add);
+      dead.survey(List.of(second), source -> merge.add(source, dead.accessId(source)));
       merge.finish();
     }
     Path journal = new Path(work, StagedMerge.JOURNAL);

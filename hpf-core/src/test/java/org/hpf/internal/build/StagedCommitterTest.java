@@ -89,7 +89,7 @@ class StagedCommitterTest {
         change.plan().firstPartId())) {
       survey = change.survey(List.of(sourceRoot), source -> {
         sources.add(source);
-        listing.add(source);
+        listing.add(source, change.accessId(source));
       });
       splits = listing.finish();
     }
@@ -137,7 +137,7 @@ class StagedCommitterTest {
     try (StagedMerge merge = new StagedMerge(storage, StagedPlan.load(job), options(threads),
         split.firstPartId(), split.partLimit())) {
       for (Source source : sources) {
-        merge.add(source);
+        merge.add(source, 0);
       }
       ShareSeal.write(storage, attempt, task, merge.finish());
     }

@@ -24,7 +24,7 @@ class FileHeaderTest {
   @Test
   void bytesAreExactlyWhatTheSpecSays() throws Exception {
     byte[] expected = HexFormat.of().parseHex(
-        "4850461A" + "03" + "02" + "0000" + "0123456789ABCDEF" + "FEDCBA9876543210");
+        "4850461A" + "03" + "03" + "0000" + "0123456789ABCDEF" + "FEDCBA9876543210");
     assertArrayEquals(expected, FileHeader.bytes(FileKind.INDEX, ID));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     FileHeader.write(new DataOutputStream(out), FileKind.INDEX, ID);
@@ -102,13 +102,14 @@ class FileHeaderTest {
   @Test
   void versionsWrittenAndReadPerKind() throws Exception {
     // Format 2 changed the manifest, index, names and journal (3: deletions); format 3 the part
-    // (chunk checksums) and the manifest (its parts may be of version 2); directory is version 1.
-    assertEquals(3, FileKind.MANIFEST.version());
+    // (chunk checksums) and the manifest (its parts may be of version 2); format 4 the
+    // manifest, index, names and journal (access classes); directory is version 1.
+    assertEquals(4, FileKind.MANIFEST.version());
     assertEquals(1, FileKind.DIRECTORY.version());
-    assertEquals(2, FileKind.INDEX.version());
+    assertEquals(3, FileKind.INDEX.version());
     assertEquals(2, FileKind.PART.version());
-    assertEquals(2, FileKind.NAMES.version());
-    assertEquals(3, FileKind.JOURNAL.version());
+    assertEquals(3, FileKind.NAMES.version());
+    assertEquals(4, FileKind.JOURNAL.version());
     for (FileKind kind : FileKind.values()) {
       for (int version = 1; version <= kind.version(); version++) {
         byte[] bytes = FileHeader.bytes(kind, ID);
@@ -124,7 +125,7 @@ class FileHeaderTest {
   @Test
   void versionTooNew() {
     for (FileKind kind : FileKind.values()) {
-      for (int version : new int[] {kind.version() + 1, 4, 0x7F, 0x80, 0xFF}) {
+      for (int version : new int[] {kind.version() + 1, 5, 0x7F, 0x80, 0xFF}) {
         byte[] bytes = FileHeader.bytes(kind, ID);
         bytes[5] = (byte) version;
         ArchiveVersionException e = assertThrows(ArchiveVersionException.class,
@@ -190,7 +191,7 @@ class FileHeaderTest {
         .getMessage().contains("expected kind index, found part"));
     // Then the version, before the archive id: a newer file of another archive is "too new".
     byte[] versionAndId = FileHeader.bytes(FileKind.INDEX, OTHER_ID);
-    versionAndId[5] = 3;
+    versionAndId[5] = 4;
     assertThrows(ArchiveVersionException.class,
         () -> FileHeader.check(ByteBuffer.wrap(versionAndId), FILE, FileKind.INDEX, ID));
   }

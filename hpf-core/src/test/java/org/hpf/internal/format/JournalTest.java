@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Random;
 import org.hpf.ArchiveVersionException;
 import org.hpf.CorruptArchiveException;
+import org.hpf.MemberAccess;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.HadoopStorage;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,14 +53,14 @@ class JournalTest {
       String name = "dir" + random.nextInt(5) + "/fïle-" + i + "x".repeat(random.nextInt(30));
       IndexRecord record = new IndexRecord(NameHasher.MURMUR3_128.hash(name), random.nextInt(9),
           random.nextInt(2), random.nextInt(1 << 30), random.nextInt(1 << 20),
-          random.nextInt(1 << 20));
+          random.nextInt(1 << 20)).withAccess((i + 1) % 3);
       entries.add(new JournalEntry(name, record, 1_700_000_000_000L + random.nextInt()));
     }
     return entries;
   }
 
   @Test
-  void deletionsAreRecordsOfVersion3Only() throws IOException {
+  void deletionsAreRecordsOfVersion3On() throws IOException {
     List<JournalEntry> entries = new ArrayList<>(entries(3, 11));
     entries.add(1, new JournalEntry("gone/file", IndexRecord.tombstone(
         NameHasher.SHA256_128.hash("gone/file")), IndexRecord.MTIME_UNKNOWN));
@@ -68,11 +69,102 @@ class JournalTest {
     assertEquals(entries, contents.entries());
     assertTrue(contents.entries().get(1).record().isTombstone());
     byte[] bytes = Files.readAllBytes(tmp.resolve(FILE));
-    assertEquals(3, bytes[5], "a journal is written in version 3");
-    bytes[5] = 2; // a version 2 journal knows no deletions: one there is damage
-    put(bytes);
+    assertEquals(4, bytes[5], "a journal is written in version 4");
+    // The same records as version 3 lays them out (no AccessId) read without access classes.
+    java.io.ByteArrayOutputStream older = new java.io.ByteArrayOutputStream();
+    older.write(bytes, 0, JournalReader.PREAMBLE);
+    for (JournalEntry entry : entries) {
+      older.write(withoutAccessId(JournalWriter.encode(entry)));
+    }
+    byte[] v3 = older.toByteArray();
+    v3[5] = 3;
+    put(v3);
+    List<JournalEntry> unclassed = new ArrayList<>();
+    for (JournalEntry entry : entries) {
+      unclassed.add(new JournalEntry(entry.name(), entry.record().withAccess(0),
+          entry.mtimeMillis()));
+    }
+    assertEquals(unclassed, read().entries());
+    v3[5] = 2; // a version 2 journal knows no deletions: one there is damage
+    put(v3);
     CorruptArchiveException e = assertThrows(CorruptArchiveException.class, this::read);
     assertTrue(e.getMessage().contains("deletion in a journal of version 2"), e.getMessage());
+  }
+
+  /** A version 4 member record as version 3 lays it out: without its AccessId. */
+  private static byte[] withoutAccessId(byte[] record) {
+    int payload = ByteBuffer.wrap(record).getInt() - 2;
+    ByteBuffer older = ByteBuffer.allocate(4 + payload + 4).putInt(payload)
+        .put(record, 4, payload);
+    return older.putInt(Checksums.crc32c(older.array(), 0, 4 + payload)).array();
+  }
+
+  @Test
+  void accessRecordsPrecedeTheRecordsThatUseThemAndAreChecked() throws Exception {
+    List<JournalEntry> entries = entries(2, 5);
+    MemberAccess setuid = new MemberAccess("r".repeat(400), "wheel", 04755);
+    storage.delete(FILE);
+    try (JournalWriter writer = new JournalWriter(storage.create(FILE, 0), ID, HEADER)) {
+      writer.appendAccess(1, setuid);
+      writer.append(entries.subList(0, 1));
+      writer.appendAccess(2, new MemberAccess("", "", 0));
+      writer.append(entries.subList(1, 2));
+    }
+    List<String> seen = new ArrayList<>();
+    JournalReader.Scan scan;
+    try (ArchiveInput in = storage.open(FILE)) {
+      scan = JournalReader.scan(in, FILE, ID, new JournalReader.Visitor() {
+        @Override
+        public void entry(JournalEntry entry) {
+          seen.add(entry.name() + " " + entry.record().access());
+        }
+
+        @Override
+        public void access(int id, MemberAccess access) {
+          seen.add(id + " " + access);
+        }
+      });
+    }
+    assertEquals(List.of("1 " + setuid, entries.get(0).name() + " "
+        + entries.get(0).record().access(), "2 " + new MemberAccess("", "", 0),
+        entries.get(1).name() + " " + entries.get(1).record().access()), seen);
+    assertEquals(2, scan.entries(), "access records are not members");
+    // Length, mark 0xFFFF, id, Owner:String16, Group:String16, Permission, checksum.
+    byte[] access = JournalWriter.encodeAccess(1, setuid);
+    ByteBuffer buf = ByteBuffer.wrap(access);
+    assertEquals(access.length - 8, buf.getInt());
+    assertEquals(0xFFFF, buf.getShort() & 0xFFFF);
+    assertEquals(1, buf.getShort());
+    assertEquals(400, buf.getShort());
+    buf.position(buf.position() + 400);
+    assertEquals(5, buf.getShort());
+    buf.position(buf.position() + 5);
+    assertEquals(04755, buf.getShort());
+    assertEquals(Checksums.crc32c(access, 0, access.length - 4), buf.getInt());
+    byte[] file = bytes();
+    int first = JournalReader.PREAMBLE;
+    // A torn access record at the end is dropped with the records after it never written.
+    byte[] torn = Arrays.copyOf(file, first + access.length - 3);
+    put(torn);
+    assertEquals(List.of(), read().entries());
+    assertTrue(read().tornTail());
+    // Damage in an access record with records after it is corruption, not a torn tail.
+    byte[] flipped = file.clone();
+    flipped[first + 10 + 100] ^= 0x10;
+    put(flipped);
+    assertThrows(CorruptArchiveException.class, this::read);
+    // Permission bits above 07777 are corruption even under a valid checksum.
+    byte[] high = JournalWriter.encodeAccess(1, setuid);
+    ByteBuffer.wrap(high).putShort(high.length - 6, (short) 010755);
+    ByteBuffer.wrap(high).putInt(high.length - 4, Checksums.crc32c(high, 0, high.length - 4));
+    byte[] withHigh = Arrays.copyOf(file, file.length - access.length + high.length);
+    System.arraycopy(file, 0, withHigh, 0, first);
+    System.arraycopy(high, 0, withHigh, first, high.length);
+    System.arraycopy(file, first + access.length, withHigh, first + high.length,
+        file.length - first - access.length);
+    put(withHigh);
+    CorruptArchiveException e = assertThrows(CorruptArchiveException.class, this::read);
+    assertTrue(e.getMessage().contains("bad access record"), e.getMessage());
   }
 
   /** Writes the entries in batches; returns the offset where each record starts. */
@@ -114,7 +206,7 @@ class JournalTest {
     JournalEntry entry = entries(1, 1).get(0);
     byte[] encoded = JournalWriter.encode(entry);
     byte[] name = entry.name().getBytes(StandardCharsets.UTF_8);
-    int payload = 2 + name.length + IndexRecord.SIZE + 8;
+    int payload = 2 + name.length + IndexRecord.SIZE + 8 + 2;
     assertEquals(4 + payload + 4, encoded.length);
     ByteBuffer buf = ByteBuffer.wrap(encoded);
     assertEquals(payload, buf.getInt());
@@ -122,9 +214,11 @@ class JournalTest {
     byte[] readName = new byte[name.length];
     buf.get(readName);
     assertEquals(entry.name(), new String(readName, StandardCharsets.UTF_8));
-    assertEquals(entry.record(), IndexRecord.read(encoded, buf.position(), "j", 0));
+    assertEquals(entry.record().withAccess(0),
+        IndexRecord.read(encoded, buf.position(), "j", 0));
     buf.position(buf.position() + IndexRecord.SIZE);
     assertEquals(entry.mtimeMillis(), buf.getLong());
+    assertEquals(entry.record().access(), buf.getShort()); // AccessId
     assertEquals(Checksums.crc32c(encoded, 0, 4 + payload), buf.getInt());
 
     write(List.of(entry), 1);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.hpf.CorruptArchiveException;
+import org.hpf.MemberAccess;
 import org.hpf.internal.format.Manifest.Layer;
 import org.hpf.internal.format.Manifest.NamesSegment;
 import org.hpf.internal.format.Manifest.PartInfo;
@@ -52,15 +53,21 @@ class ManifestTest {
       segments.add(new NamesSegment(ArchiveLayout.names(1 + 2L * i, i), 12000 + 7L * i));
     }
     return new Manifest(ID, 3, 1_700_000_000_123L, NameHasher.MURMUR3_128_ID, 12345, 6789012345L,
-        456789, 100, 128L << 20, 1L << 30, layers, segments, list);
+        456789, 100, 128L << 20, 1L << 30, layers, segments, list, ACCESSES);
   }
+
+  /** Two access classes: a setuid file of a long-named owner, and a sticky one. */
+  static final List<MemberAccess> ACCESSES = List.of(
+      new MemberAccess("o".repeat(300), "wheel", 04755), new MemberAccess("ä", "", 01644));
+  /** Bytes of {@link #ACCESSES}: count, then per class two String16 and a uint16. */
+  static final int ACCESS_BYTES = 4 + (2 + 300 + 2 + 5 + 2) + (2 + 2 + 2 + 0 + 2);
 
   /** Offset of LayerCount: header and the fixed fields before it. */
   private static final int LAYER_COUNT_AT = FileHeader.SIZE + 8 + 8 + 1 + 8 + 8 + 8 + 4 + 8 + 8;
 
   private static Manifest parse(byte[] file) throws Exception {
     ByteBuffer body = SealedFile.check(file, "m", FileKind.MANIFEST, ID);
-    return Manifest.parse(ID, body, "m", 2);
+    return Manifest.parse(ID, body, "m", FileKind.MANIFEST.version());
   }
 
   @Test
@@ -76,11 +83,12 @@ class ManifestTest {
           Manifest manifest = new Manifest(ID, generation, sample.commitTimeMillis(),
               sample.hashAlgorithm(), sample.fileCount(), sample.originalBytes(),
               sample.storedBytes(), sample.bucketCapacity(), sample.blockSize(),
-              sample.partSize(), sample.layers(), sample.namesSegments(), sample.parts());
+              sample.partSize(), sample.layers(), sample.namesSegments(), sample.parts(),
+              sample.accesses().subList(0, parts % 3));
           String name = Manifest.fileName(generation);
           FormatTesting.put(storage, name, manifest.toBytes());
           ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
-          assertEquals(manifest, Manifest.parse(ID, body, name, 2));
+          assertEquals(manifest, Manifest.parse(ID, body, name, FileKind.MANIFEST.version()));
           assertEquals(manifest, Manifest.read(storage, generation));
         }
       }
@@ -217,11 +225,18 @@ class ManifestTest {
     assertEquals(1036, buf.getLong());
     assertEquals(3, buf.getLong());
     assertEquals(500, buf.getLong());
+    assertEquals(2, buf.getInt()); // AccessCount
+    assertEquals("o".repeat(300), string16(buf)); // Access: Owner
+    assertEquals("wheel", string16(buf)); //         Group
+    assertEquals(04755, buf.getShort()); //          Permission
+    assertEquals("ä", string16(buf));
+    assertEquals("", string16(buf));
+    assertEquals(01644, buf.getShort());
     assertEquals(file.length - FileFooter.SIZE, buf.position());
     FileFooter.check(file, "m");
     // Part: 4 + 8 + 8 + 8 bytes; Layer: 8 + 4 + the body; Segment: String16 + 8.
     assertEquals(LAYER_COUNT_AT + 4 + (12 + 71) + (12 + 38) + 4 + 2 * (2 + 18 + 8) + 4 + 2 * 28
-        + FileFooter.SIZE, file.length);
+        + ACCESS_BYTES + FileFooter.SIZE, file.length);
   }
 
   private static String string16(ByteBuffer buf) {
@@ -303,7 +318,7 @@ class ManifestTest {
   @Test
   void rejectsBadPartCounts() throws Exception {
     byte[] file = sample(2).toBytes();
-    int countAt = file.length - FileFooter.SIZE - 2 * 28 - 4;
+    int countAt = file.length - FileFooter.SIZE - ACCESS_BYTES - 2 * 28 - 4;
     assertEquals(2, ByteBuffer.wrap(file).getInt(countAt));
     for (int count : new int[] {-1, 3, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
       byte[] bad = file.clone();
@@ -316,6 +331,43 @@ class ManifestTest {
     ByteBuffer.wrap(fewer).putInt(countAt, 1);
     assertTrue(assertThrows(CorruptArchiveException.class,
         () -> parse(FormatTesting.reseal(fewer))).getMessage().contains("unexpected bytes"));
+  }
+
+  @Test
+  void rejectsBadAccessCountsAndPermissions() throws Exception {
+    byte[] file = sample(2).toBytes();
+    int countAt = file.length - FileFooter.SIZE - ACCESS_BYTES;
+    assertEquals(2, ByteBuffer.wrap(file).getInt(countAt));
+    for (int count : new int[] {-1, 1, 3, 65536, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+      byte[] bad = file.clone();
+      ByteBuffer.wrap(bad).putInt(countAt, count);
+      assertThrows(CorruptArchiveException.class, () -> parse(FormatTesting.reseal(bad)),
+          "count " + count);
+    }
+    // Bits 12..15 of a Permission are 0.
+    int permissionAt = file.length - FileFooter.SIZE - 2;
+    assertEquals(01644, ByteBuffer.wrap(file).getShort(permissionAt));
+    for (int bit = 12; bit < 16; bit++) {
+      byte[] bad = file.clone();
+      ByteBuffer.wrap(bad).putShort(permissionAt, (short) (01644 | 1 << bit));
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          () -> parse(FormatTesting.reseal(bad)), "bit " + bit);
+      assertTrue(e.getMessage().contains("outside 07777"), e.getMessage());
+    }
+  }
+
+  @Test
+  void manifestsBeforeVersion4HaveNoAccessClasses() throws Exception {
+    Manifest old = sample(2).withAccesses(List.of());
+    byte[] file = old.toBytes();
+    // The same body without the (empty) dictionary is a version 3 body.
+    byte[] v3 = new byte[file.length - 4];
+    System.arraycopy(file, 0, v3, 0, file.length - FileFooter.SIZE - 4);
+    System.arraycopy(file, file.length - FileFooter.SIZE, v3, v3.length - FileFooter.SIZE,
+        FileFooter.SIZE);
+    v3[5] = 3;
+    ByteBuffer body = SealedFile.check(FormatTesting.reseal(v3), "m", FileKind.MANIFEST, ID);
+    assertEquals(old, Manifest.parse(ID, body, "m", 3));
   }
 
   @Test

@@ -170,8 +170,9 @@ class NamesFileTest {
               buf.getLong(at + 6) & 0xFF_FFFF_FFFFL);
           buf.position(at + EntryLocation.SIZE);
         }
+        int access = op == 2 ? 0 : buf.getShort() & 0xFFFF; // AccessId:uint16 (version 3)
         block.add(new NameEntry(new String(name, StandardCharsets.UTF_8), op == 2, length2,
-            mtime, location));
+            mtime, location, access));
       }
       assertEquals(end, buf.position());
       assertEquals(Checksums.crc32c(file, start, 8 + length), buf.getInt());
@@ -191,15 +192,26 @@ class NamesFileTest {
         .putShort((short) utf8.length).put(utf8).putLong(length).putLong(mtime).array();
   }
 
-  /** The bytes of an Op 1 entry of version 2: the entry, then its location. */
+  /** An entry of version 3 with its AccessId after it. */
+  private static byte[] withAccess(byte[] entry, int access) {
+    return ByteBuffer.allocate(entry.length + 2).put(entry).putShort((short) access).array();
+  }
+
+  /** The bytes of an Op 1 entry of version 3: the entry, its location, access id 0. */
   private static byte[] entryBytes(String name, long length, long mtime, int part, int flags,
       long offset, long entryLength) {
+    return entryBytes(name, length, mtime, part, flags, offset, entryLength, 0);
+  }
+
+  /** The bytes of an Op 1 entry of version 3: the entry, its location, its access id. */
+  private static byte[] entryBytes(String name, long length, long mtime, int part, int flags,
+      long offset, long entryLength, int access) {
     byte[] head = entryBytes(1, name, length, mtime);
-    ByteBuffer buf = ByteBuffer.allocate(head.length + EntryLocation.SIZE).put(head);
+    ByteBuffer buf = ByteBuffer.allocate(head.length + EntryLocation.SIZE + 2).put(head);
     buf.put((byte) (part >>> 16)).putShort((short) part).put((byte) flags);
     buf.put((byte) (offset >>> 32)).putInt((int) offset);
     buf.put((byte) (entryLength >>> 32)).putInt((int) entryLength);
-    return buf.array();
+    return buf.putShort((short) access).array();
   }
 
   /** A names file of one block holding {@code entries} (raw bytes), checksummed as the spec says. */
@@ -219,12 +231,12 @@ class NamesFileTest {
   void layoutOfOneBlockMatchesTheSpec() throws Exception {
     // "a" is raw in part 0x010203 at 0x0405060708 (5 bytes after a 37-byte header).
     EntryLocation a = new EntryLocation(0x010203, 0, 0x0405060708L, 37 + 5 + 4);
-    List<NameEntry> entries = List.of(NameEntry.present("a", 5, 1_600_000_000_123L, a),
-        NameEntry.deletion("b/c"), NameEntry.present("dé", 0, -1));
+    List<NameEntry> entries = List.of(NameEntry.present("a", 5, 1_600_000_000_123L, a, 0x0102),
+        NameEntry.deletion("b/c"), new NameEntry("dé", false, 0, -1, null, 0xFFFF));
     write(entries);
     byte[] expected = oneBlockFile(3,
-        entryBytes("a", 5, 1_600_000_000_123L, 0x010203, 0, 0x0405060708L, 46),
-        entryBytes(2, "b/c", 0, 0), entryBytes(3, "dé", 0, -1));
+        entryBytes("a", 5, 1_600_000_000_123L, 0x010203, 0, 0x0405060708L, 46, 0x0102),
+        entryBytes(2, "b/c", 0, 0), withAccess(entryBytes(3, "dé", 0, -1), 0xFFFF));
     assertArrayEquals(expected, bytes());
     assertEquals(List.of(entries), blocks(bytes()));
     assertEquals(entries, read(ID));
@@ -307,7 +319,7 @@ class NamesFileTest {
 
   @Test
   void rejectsUnknownOpsAndMalformedEntriesEvenWithValidChecksums() throws Exception {
-    byte[] good = entryBytes(3, "a", 1, 2);
+    byte[] good = withAccess(entryBytes(3, "a", 1, 2), 0);
     // The well-formed file reads.
     FormatTesting.put(storage, FILE, oneBlockFile(1, good));
     assertEquals(List.of(NameEntry.present("a", 1, 2)), read(ID));
@@ -330,8 +342,11 @@ class NamesFileTest {
       assertTrue(e.getMessage().contains("bad location of 'a'"), e.getMessage());
     }
     // An Op 1 entry cut before the end of its location.
-    byte[] cut = java.util.Arrays.copyOf(entryBytes("a", 10, 2, 7, 0, 99, 51), good.length + 13);
+    byte[] cut = java.util.Arrays.copyOf(entryBytes("a", 10, 2, 7, 0, 99, 51), good.length + 11);
     FormatTesting.put(storage, FILE, oneBlockFile(1, cut));
+    assertThrows(CorruptArchiveException.class, () -> read(ID));
+    // An entry of version 3 without its access id.
+    FormatTesting.put(storage, FILE, oneBlockFile(1, entryBytes(3, "a", 1, 2)));
     assertThrows(CorruptArchiveException.class, () -> read(ID));
     // Version 1 had no location and no Op 3.
     byte[] v1 = oneBlockFile(1, entryBytes(1, "a", 1, 2));
@@ -356,7 +371,7 @@ class NamesFileTest {
           "deletion with length " + fields[0] + " and mtime " + fields[1]);
     }
     // A present member cannot have a negative length.
-    FormatTesting.put(storage, FILE, oneBlockFile(1, entryBytes(3, "a", -1, 2)));
+    FormatTesting.put(storage, FILE, oneBlockFile(1, withAccess(entryBytes(3, "a", -1, 2), 0)));
     assertThrows(CorruptArchiveException.class, () -> read(ID));
     // A name length that runs past the block, a count that disagrees with the block's bytes.
     byte[] longName = good.clone();
@@ -365,7 +380,8 @@ class NamesFileTest {
     assertThrows(CorruptArchiveException.class, () -> read(ID));
     FormatTesting.put(storage, FILE, oneBlockFile(2, good));
     assertThrows(CorruptArchiveException.class, () -> read(ID));
-    FormatTesting.put(storage, FILE, oneBlockFile(1, good, entryBytes(3, "b", 1, 2)));
+    FormatTesting.put(storage, FILE, oneBlockFile(1, good, withAccess(entryBytes(3, "b", 1, 2),
+        0)));
     assertThrows(CorruptArchiveException.class, () -> read(ID));
   }
 

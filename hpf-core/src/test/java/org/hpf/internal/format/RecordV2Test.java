@@ -113,6 +113,70 @@ class RecordV2Test {
   }
 
   @Test
+  void accessIdsFollowEachGroupInTheWidthTheHeaderGives() throws Exception {
+    for (int width = 1; width <= 2; width++) {
+      RecordLayout layout = RecordLayout.ofAccessWidth(width);
+      assertEquals(width, layout.accessWidth());
+      for (int count : new int[] {1, 31, 32, 33, 100}) {
+        List<IndexRecord> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+          IndexRecord record = i % 7 == 3 ? IndexRecord.tombstone(new NameHash(i, ~i))
+              : new IndexRecord(new NameHash(i, ~i), i, 0, 10L * i, 50 + i, 9 + i, 1000L * i,
+                  width == 1 ? 1 + i % 255 : 1 + 300 * i % 65535);
+          records.add(record);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        layout.write(records, new DataOutputStream(out));
+        byte[] section = out.toByteArray();
+        int groups = (count + 31) / 32;
+        int groupBytes = 32 * (40 + width) + 4;
+        assertEquals((40L + width) * count + 4L * groups, section.length);
+        assertEquals(section.length, layout.sectionLength(count));
+        for (int g = 0; g < groups; g++) {
+          int first = groupBytes * g;
+          int n = Math.min(32, count - 32 * g);
+          // Records, then their ids (big-endian), then the CRC32C of both.
+          for (int k = 0; k < n; k++) {
+            long id = width == 1 ? section[first + 40 * n + k] & 0xFF
+                : ByteBuffer.wrap(section).getShort(first + 40 * n + 2 * k) & 0xFFFF;
+            assertEquals(records.get(32 * g + k).access(), id, "id of slot " + (32 * g + k));
+          }
+          assertEquals(Checksums.crc32c(section, first, (40 + width) * n),
+              ByteBuffer.wrap(section).getInt(first + (40 + width) * n), "group " + g);
+        }
+        for (int slot = 0; slot < count; slot++) {
+          assertEquals((long) groupBytes * (slot / 32) + 40L * (slot % 32),
+              layout.position(slot));
+          byte[] read = Arrays.copyOfRange(section, (int) layout.readStart(slot),
+              (int) layout.readEnd(slot, count));
+          assertEquals(records.get(slot),
+              new RecordLayout.Span(layout, read, slot, count, "f", 0).record(slot));
+        }
+        // A flipped bit in an id fails its group's checksum.
+        byte[] flipped = section.clone();
+        int n0 = Math.min(32, count);
+        flipped[40 * n0] ^= 1;
+        assertThrows(CorruptArchiveException.class,
+            () -> new RecordLayout.Span(layout, flipped, 0, count, "f", 0).record(0));
+      }
+    }
+    // Width 0 gives every record the header's common access; a tombstone with an id is damage.
+    IndexRecord one = new IndexRecord(new NameHash(1, 2), 3, 0, 4, 50, 9, 1000L);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    RecordLayout.GROUPED.write(List.of(one), new DataOutputStream(out));
+    assertEquals(one.withAccess(77), new RecordLayout.Span(RecordLayout.GROUPED,
+        out.toByteArray(), 0, 1, "f", 0, 77).record(0));
+    ByteArrayOutputStream gone = new ByteArrayOutputStream();
+    RecordLayout.GROUPED.write(List.of(IndexRecord.tombstone(new NameHash(1, 2))),
+        new DataOutputStream(gone));
+    assertThrows(CorruptArchiveException.class, () -> new RecordLayout.Span(
+        RecordLayout.GROUPED, gone.toByteArray(), 0, 1, "f", 0, 77).record(0));
+    assertEquals(0, RecordLayout.accessWidth(true, 900));
+    assertEquals(1, RecordLayout.accessWidth(false, 255));
+    assertEquals(2, RecordLayout.accessWidth(false, 256));
+  }
+
+  @Test
   void groupedLayoutPlacesAndChecksEveryRecord() throws Exception {
     for (int count : new int[] {1, 31, 32, 33, 64, 100}) {
       List<IndexRecord> records = new ArrayList<>();
