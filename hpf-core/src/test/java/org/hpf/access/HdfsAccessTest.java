@@ -30,6 +30,7 @@ import org.hpf.ArchiveWriter;
 import org.hpf.ExistingNames;
 import org.hpf.HpfArchive;
 import org.hpf.WriteSettings;
+import org.hpf.internal.write.SourceRemoval;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -249,5 +250,32 @@ class HdfsAccessTest {
     assertThrows(AccessControlException.class, () -> get(BOB, archive, "plan.txt"));
     assertArrayEquals("the team's plan".getBytes(StandardCharsets.UTF_8),
         get(ALICE, archive, "plan.txt"));
+  }
+
+  @Test
+  void deletingSourcesKeepsAndNamesWhatTheUserMayNotDelete() throws Exception {
+    Path tree = new Path(BASE, "alice-logs");
+    Path locked = new Path(tree, "locked");
+    admin.mkdirs(locked);
+    admin.setOwner(tree, "alice", "alice");
+    admin.setOwner(locked, "alice", "alice");
+    as(ALICE, fs -> {
+      write(fs, new Path(tree, "a.log"), "a");
+      write(fs, new Path(locked, "b.log"), "b");
+      return null;
+    });
+    // alice owns b.log but may not remove it from a directory she may not write
+    admin.setPermission(locked, new FsPermission((short) 0555));
+    Path archive = new Path(ARCHIVES, "alice-logs.hpf");
+    create(ALICE, archive, false, tree);
+    SourceRemoval.Result removed = as(ALICE, fs -> SourceRemoval.run(conf,
+        fs.makeQualified(archive), List.of(fs.makeQualified(tree)),
+        new SourceRemoval.Options(false, 2)));
+    assertEquals(1, removed.filesDeleted(), removed.toString());
+    assertEquals(1, removed.filesKept(), removed.toString());
+    assertTrue(removed.firstKept().get(0).contains("b.log: permission denied"),
+        removed.firstKept().toString());
+    assertFalse(admin.exists(new Path(tree, "a.log")));
+    assertTrue(admin.exists(new Path(locked, "b.log")));
   }
 }

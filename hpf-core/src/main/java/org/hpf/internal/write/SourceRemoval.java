@@ -219,8 +219,27 @@ public final class SourceRemoval {
     return all;
   }
 
-  /** Verifies one file and deletes it if it matches; true when it is (or would be) gone. */
+  /**
+   * Verifies one file and deletes it if it matches; true when it is (or would be) gone. A file
+   * the running user may not read or delete is kept and named: the others go on.
+   */
   private boolean file(FileSystem fs, Path file, String name) throws IOException {
+    try {
+      return verifyAndDelete(fs, file, name);
+    } catch (org.apache.hadoop.security.AccessControlException e) {
+      return keep(file, "permission denied: " + firstLine(e.getMessage()));
+    }
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    int end = message.indexOf('\n');
+    return end < 0 ? message : message.substring(0, end);
+  }
+
+  private boolean verifyAndDelete(FileSystem fs, Path file, String name) throws IOException {
     // Taken first: whatever happens to the file from here on shows up as a change.
     SourceVersion version = SourceVersion.of(fs, file);
     if (version.openForWriting()) {
