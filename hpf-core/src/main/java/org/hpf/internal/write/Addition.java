@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
+import org.hpf.MemberAccess;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.IndexRecord;
@@ -48,14 +49,24 @@ final class Addition {
   /** Deletions staged and not journaled yet (at most a journal batch of them). */
   private final List<JournalEntry> pendingDeletions = new ArrayList<>();
   private volatile boolean deletionsPending;
+  /** The access of members added without one. */
+  private final DefaultAccess defaultAccess;
+
+  /** The writer's default access, found when first needed. */
+  @FunctionalInterface
+  interface DefaultAccess {
+    MemberAccess get() throws IOException;
+  }
 
   /**
    * Starts an addition: writes the journal's header. Takes ownership of {@code commit}, which is
    * closed (and the journal removed) if this fails.
    */
   Addition(ArchiveStorage storage, ArchiveId id, GenerationCommit commit, WriterOptions options,
-      long blockSize, int firstPartId, JournalHeader header) throws IOException {
+      long blockSize, int firstPartId, JournalHeader header, DefaultAccess defaultAccess)
+      throws IOException {
     this.storage = storage;
+    this.defaultAccess = defaultAccess;
     this.commit = commit;
     this.options = options;
     this.journalName = ArchiveLayout.journal(commit.generation());
@@ -101,7 +112,8 @@ final class Addition {
    */
   void add(EntryEncoder.Member member, IndexRecord existing) throws IOException {
     journalDeletions();
-    IndexRecord record = lanes.write(member, commit.accesses().idOf(member.access()));
+    MemberAccess access = member.access() != null ? member.access() : defaultAccess.get();
+    IndexRecord record = lanes.write(member, commit.accesses().idOf(access));
     commit.put(member.name(), record, member.mtimeMillis(), existing, false);
     files.incrementAndGet();
     bytes.addAndGet(member.length());

@@ -284,9 +284,6 @@ public final class ArchiveWriter implements AutoCloseable {
 
   private void add(EntryEncoder.Member member, boolean replace) throws IOException {
     MemberNames.check(member.name());
-    if (member.access() == null) {
-      member = member.withAccess(defaultAccess());
-    }
     if (member.length() < 0) {
       throw new IllegalArgumentException("negative length " + member.length() + " of '"
           + member.name() + "'");
@@ -347,14 +344,15 @@ public final class ArchiveWriter implements AutoCloseable {
             creating.capacity, creating.blockSize, creating.partSize, options);
         addition = new Addition(storage, creating.id, commit, options, creating.blockSize, 0,
             new JournalHeader(JournalHeader.CREATE, false, algorithm, 0, creating.capacity,
-                creating.blockSize, creating.partSize));
+                creating.blockSize, creating.partSize), this::defaultAccess);
       } else {
         GenerationCommit commit = newCommit();
         addition = new Addition(storage, manifest.archiveId(), commit, options,
             manifest.blockSize(), nextPartId(storage, manifest),
             new JournalHeader(JournalHeader.APPEND, true, manifest.hashAlgorithm(),
                 manifest.generation(),
-                manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize()));
+                manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize()),
+            this::defaultAccess);
       }
       options.progress().phase("merging");
     }

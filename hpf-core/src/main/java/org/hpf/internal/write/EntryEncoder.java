@@ -56,8 +56,10 @@ final class EntryEncoder {
    */
   record Member(String name, long length, long mtimeMillis, InputStream in,
       boolean wholeStream, String origin, MemberAccess access) {
-    Member withAccess(MemberAccess value) {
-      return new Member(name, length, mtimeMillis, in, wholeStream, origin, value);
+    /** A member of the writer's default access. */
+    Member(String name, long length, long mtimeMillis, InputStream in, boolean wholeStream,
+        String origin) {
+      this(name, length, mtimeMillis, in, wholeStream, origin, null);
     }
   }
 
