@@ -9,6 +9,7 @@ import java.util.NoSuchElementException;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.BlockLocation;
 import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.read.DirectoryAccess;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.SharedReader;
@@ -93,16 +94,10 @@ final class DefaultArchiveReader implements ArchiveReader {
     return call(reader -> {
       EntryStatus status = reader.stat(name);
       return new MemberStatus(name, status.length(), status.mtimeMillis(),
-          access(reader, status.access(), unrecorded));
+          unrecorded.of(reader, status.access()));
     });
   }
 
-  /** Access class {@code id} of the reader's generation, or the unrecorded access for 0. */
-  static MemberAccess access(HpfReader reader, int id, DirectoryAccess unrecorded)
-      throws IOException {
-    MemberAccess recorded = reader.manifest().access(id, reader.location());
-    return recorded != null ? recorded : unrecorded.get();
-  }
 
   @Override
   public MemberIterator list(String directory) throws IOException {
@@ -234,7 +229,7 @@ final class DefaultArchiveReader implements ArchiveReader {
       }
       NameEntry entry = iterator.next();
       return new MemberStatus(entry.name(), entry.length(), entry.mtimeMillis(),
-          access(generation.reader(), entry.access(), unrecorded));
+          unrecorded.of(generation.reader(), entry.access()));
     }
 
     @Override

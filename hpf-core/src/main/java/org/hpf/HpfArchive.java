@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.internal.read.DirectoryAccess;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
 import org.hpf.internal.write.WriterOptions;

@@ -1,10 +1,10 @@
 package org.hpf.cli;
 
 import java.io.IOException;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.MemberAccess;
+import org.hpf.internal.read.DirectoryAccess;
 import org.hpf.internal.read.HpfReader;
 
 /**
@@ -13,17 +13,12 @@ import org.hpf.internal.read.HpfReader;
  * the library reports.
  */
 final class RecordedAccess {
-  /** The mode of a member whose access is not recorded: read-only for everyone. */
-  private static final int UNRECORDED_MODE = 0444;
   private final HpfReader reader;
-  private final FileSystem fs;
-  private final Path archive;
-  private volatile MemberAccess unrecorded;
+  private final DirectoryAccess unrecorded;
 
   RecordedAccess(HpfReader reader, FileSystem fs, Path archive) {
     this.reader = reader;
-    this.fs = fs;
-    this.archive = archive;
+    this.unrecorded = new DirectoryAccess(fs, archive);
   }
 
   /**
@@ -31,22 +26,11 @@ final class RecordedAccess {
    * recorded), the archive directory's owner and group and mode 0444.
    */
   MemberAccess of(int id) throws IOException {
-    MemberAccess recorded = recorded(id);
-    return recorded != null ? recorded : unrecorded();
+    return unrecorded.of(reader, id);
   }
 
   /** Access class {@code id} of the reader's generation, or null for 0 (not recorded). */
   MemberAccess recorded(int id) throws IOException {
     return reader.manifest().access(id, reader.location());
-  }
-
-  private MemberAccess unrecorded() throws IOException {
-    MemberAccess known = unrecorded;
-    if (known == null) {
-      FileStatus directory = fs.getFileStatus(archive);
-      known = new MemberAccess(directory.getOwner(), directory.getGroup(), UNRECORDED_MODE);
-      unrecorded = known;
-    }
-    return known;
   }
 }

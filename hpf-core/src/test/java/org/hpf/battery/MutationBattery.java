@@ -267,8 +267,13 @@ abstract class MutationBattery extends BatteryBase {
     try (Stream<NameEntry> entries = reader.listEntries()) {
       listed = entries.toList();
     }
-    assertEquals(expected, listed.stream().map(NameEntry::withoutLocation).toList(),
-        "listEntries() " + seed);
+    assertEquals(expected, listed.stream().map(e -> NameEntry.present(e.name(), e.length(),
+        e.mtimeMillis())).toList(), "listEntries() " + seed);
+    // Every member of a format 4 archive records an access class its manifest holds.
+    for (NameEntry entry : listed) {
+      assertTrue(entry.access() > 0, entry.name() + " records no access " + seed);
+      assertNotNull(reader.manifest().access(entry.access(), reader.location()), entry.name());
+    }
     // Every member the current writer added, replaced or moved is located by its names entry,
     // exactly where its index record says.
     for (NameEntry entry : listed) {

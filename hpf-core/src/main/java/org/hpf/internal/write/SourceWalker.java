@@ -237,7 +237,12 @@ final class SourceWalker implements Iterator<Source> {
   private Source source(FileSystem fs, FileStatus status, String name, Readers through)
       throws IOException {
     MemberNames.check(name);
-    MemberAccess access = FileAccess.of(fs, status);
+    MemberAccess access;
+    try {
+      access = FileAccess.of(fs, status);
+    } catch (java.nio.file.NoSuchFileException | FileNotFoundException e) {
+      throw new SourceException("source disappeared before it was read: " + status.getPath(), e);
+    }
     if (through != null) {
       nextAccess = access;
       nextReaders = through.and(FileAccess.fileReaders(access));

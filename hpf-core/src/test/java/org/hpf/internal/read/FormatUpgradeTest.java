@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Format 2 beside format 1: a new archive answers stat and exists from its index alone; an
- * archive of format 1 stays readable, an append writes its new files in version 2 and keeps the
- * archive's hash algorithm, and compaction rewrites the records it moves with their times.
+ * archive of format 1 stays readable, an append writes its new files in the current version and
+ * keeps the archive's hash algorithm, and compaction rewrites the records it moves with their times.
  */
 class FormatUpgradeTest {
   @TempDir java.nio.file.Path tmp;
@@ -103,7 +103,8 @@ class FormatUpgradeTest {
       int written = 0;
       for (BucketRef ref : top.buckets()) {
         if (ref.recordCount() > 0 && ref.indexGeneration() == manifest.generation()) {
-          assertEquals(2, versionOf(copy, ref.indexFile()), ref.indexFile());
+          assertEquals(FileKind.INDEX.version(), versionOf(copy, ref.indexFile()),
+              ref.indexFile());
           written++;
         }
       }
@@ -130,7 +131,8 @@ class FormatUpgradeTest {
       int withTime = 0;
       for (BucketRef ref : reader.directory().buckets()) {
         if (ref.recordCount() > 0) {
-          assertEquals(2, versionOf(copy, ref.indexFile()), ref.indexFile());
+          assertEquals(FileKind.INDEX.version(), versionOf(copy, ref.indexFile()),
+              ref.indexFile());
         }
       }
       for (String name : names(reader)) {
