@@ -188,9 +188,15 @@ class MemberAccessTest {
     return widths;
   }
 
+  /**
+   * Creates an archive of members of the given accesses. Their owners are not the archive's,
+   * which would take their members from them: allowed here, where only the records count.
+   */
   private void create(String name, int members, java.util.function.IntFunction<MemberAccess>
       access) throws IOException {
-    try (ArchiveWriter writer = HpfArchive.create(archive(name), CONF)) {
+    WriteSettings allowLoss = WriteSettings.builder().allowAccessLoss(true).build();
+    try (ArchiveWriter writer = HpfArchive.create(archive(name), CONF,
+        org.hpf.ArchiveSettings.defaults(), allowLoss)) {
       for (int i = 0; i < members; i++) {
         byte[] bytes = ("member " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         writer.add("m/" + i, new ByteArrayInputStream(bytes), bytes.length, 1000L * i,
@@ -239,5 +245,28 @@ class MemberAccessTest {
     assertEquals(org.apache.hadoop.security.UserGroupInformation.getCurrentUser()
         .getShortUserName(), user.owner());
     assertAccesses(archive("default.hpf"), Map.of("a", user, "b", given));
+  }
+
+  @Test
+  void aMemberGivenAPrivateModeNarrowsTheArchiveBeforeItIsWritten() throws IOException {
+    PosixFileAttributes dir = Files.readAttributes(tmp, PosixFileAttributes.class);
+    String owner = dir.owner().getName();
+    String group = dir.group().getName();
+    Path archive = archive("narrowed.hpf");
+    try (ArchiveWriter writer = HpfArchive.create(archive, CONF)) {
+      writer.add("public.txt", new ByteArrayInputStream(new byte[] {1}), 1, 1_000L,
+          new MemberAccess(owner, group, 0644));
+      writer.commit();
+    }
+    java.nio.file.Path root = tmp.resolve("narrowed.hpf");
+    assertEquals(PosixFilePermissions.fromString("rwxr-xr-x"),
+        Files.getPosixFilePermissions(root), "what the umask gave, for members all may read");
+    try (ArchiveWriter writer = HpfArchive.openWriter(archive, CONF)) {
+      writer.add("diary.txt", new ByteArrayInputStream(new byte[] {2}), 1, 2_000L,
+          new MemberAccess(owner, group, 0600));
+      writer.commit();
+    }
+    assertEquals(PosixFilePermissions.fromString("rwx------"),
+        Files.getPosixFilePermissions(root), "only its owner may read a 0600 member");
   }
 }

@@ -28,6 +28,7 @@ import org.hpf.NameExistsException;
 import org.hpf.SourceException;
 import org.hpf.internal.access.AccessMessages;
 import org.hpf.internal.access.AccessPlan;
+import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.DirectoryFile;
@@ -97,6 +98,9 @@ public final class ArchiveWriter implements AutoCloseable {
   private AccessPlan access;
   /** The access the archive gets from the change being built, once decided. */
   private AccessPlan.Decision accessDecision;
+  /** The accesses members added through the API brought into the change being built. */
+  private final Set<MemberAccess> settledAccesses =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** See {@link #defaultAccess()}. */
   private volatile MemberAccess defaultAccess;
 
@@ -235,13 +239,30 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public void add(String name, InputStream in, long length, long mtimeMillis,
       MemberAccess access) throws IOException {
+    settleAccessOf(name, access);
     add(member(name, in, length, mtimeMillis, access), false);
   }
 
   /** As {@link #replace(String, InputStream, long, long)}, with its own access (or null). */
   public void replace(String name, InputStream in, long length, long mtimeMillis,
       MemberAccess access) throws IOException {
+    settleAccessOf(name, access);
     add(member(name, in, length, mtimeMillis, access), true);
+  }
+
+  /**
+   * A member given its own access is read by no more than that access allows: the archive is
+   * narrowed as for a source of that owner, group and mode, before its bytes are written. Once
+   * per distinct access in a change.
+   */
+  private synchronized void settleAccessOf(String name, MemberAccess given) throws IOException {
+    checkOpen();
+    if (given == null || !settledAccesses.add(given)) {
+      return;
+    }
+    AccessPlan plan = new AccessPlan();
+    plan.add("'" + name + "'", given.owner(), given.group(), FileAccess.fileReaders(given));
+    settleAccess(plan);
   }
 
   private static EntryEncoder.Member member(String name, InputStream in, long length,
@@ -561,6 +582,7 @@ public final class ArchiveWriter implements AutoCloseable {
     notes.addAll(outcome.warnings());
     access = null;
     accessDecision = null;
+    settledAccesses.clear();
     return finish(outcome.commit(), notes, outcome.files() - outcome.replaced(),
         outcome.replaced(), outcome.deleted(), bytes, outcome.parts().size(), 0, additionStart);
   }
@@ -588,6 +610,7 @@ public final class ArchiveWriter implements AutoCloseable {
     checkOpen();
     access = null;
     accessDecision = null;
+    settledAccesses.clear();
     if (addition != null) {
       Addition dropped = addition;
       addition = null;
