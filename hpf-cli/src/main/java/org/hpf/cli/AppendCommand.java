@@ -133,7 +133,8 @@ final class AppendCommand extends HpfSubcommand {
   }
 
   private int removeSources(Path archive, List<Path> sources) throws java.io.IOException {
-    return deleteSources ? SourceRemovals.run(this, archive, sources, false, 8) : ExitCodes.OK;
+    return deleteSources ? SourceRemovals.run(this, archive, sources, false, 8, null)
+        : ExitCodes.OK;
   }
 
   private ExistingNames existingNames() {

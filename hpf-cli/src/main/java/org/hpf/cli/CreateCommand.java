@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveExistsException;
+import org.hpf.internal.admin.OwnerSplit;
 import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.CreateResult;
@@ -53,6 +54,13 @@ final class CreateCommand extends HpfSubcommand {
           + "runner. See docs/CLUSTER.md.")
   private boolean mapreduce;
 
+  @Option(names = "--split-by-owner", order = 24,
+      description = "Make one archive per owner of the source files, named <owner>.hpf in the"
+          + " directory given last, each holding only that owner's files and given to them"
+          + " (the superuser's work: how an administrator archives many users' files, each"
+          + " user keeping access to their own and nobody else's). See docs/SECURITY.md.")
+  private boolean splitByOwner;
+
   @Parameters(arity = "1..*", paramLabel = "<source>... <archive>", hideParamSyntax = true,
       description = "Files or directories to archive, then the archive to create (a directory,"
           + " by convention named *.hpf; it must not exist or be empty).")
@@ -89,6 +97,9 @@ final class CreateCommand extends HpfSubcommand {
       sources.add(path);
     }
     Path archive = resolve(paths.get(paths.size() - 1));
+    if (splitByOwner) {
+      return splitByOwner(sources, archive, builder);
+    }
     // The writer checks this too, but only after it has listed every source.
     if (fileSystem(archive).exists(archive) && (fileSystem(archive).isFile(archive)
         || fileSystem(archive).listStatus(archive).length > 0)) {
@@ -126,7 +137,52 @@ final class CreateCommand extends HpfSubcommand {
   }
 
   private int removeSources(Path archive, List<Path> sources) throws java.io.IOException {
-    return deleteSources ? SourceRemovals.run(this, archive, sources, false, 8) : ExitCodes.OK;
+    return deleteSources ? SourceRemovals.run(this, archive, sources, false, 8, null)
+        : ExitCodes.OK;
+  }
+
+  /** One archive per owner in {@code directory}, each given to its owner once written. */
+  private int splitByOwner(List<Path> sources, Path directory, WriterOptions.Builder builder)
+      throws java.io.IOException {
+    List<OwnerSplit.Planned> planned = OwnerSplit.plan(configuration(), sources, directory,
+        builder.build().symlinks());
+    if (!quiet()) {
+      out().println(planned.size() + (planned.size() == 1 ? " owner" : " owners") + ": "
+          + planned.size() + (planned.size() == 1 ? " archive" : " archives") + " in "
+          + directory);
+    }
+    int exit = ExitCodes.OK;
+    for (OwnerSplit.Planned owned : planned) {
+      builder.owner(owned.owner());
+      try (Progress progress = progress("create " + owned.archive().getName())) {
+        builder.progress(progress);
+        if (mapreduce) {
+          JobDriver.Result result = JobDriver.create(configuration(), owned.roots(),
+              owned.archive(), builder.build());
+          OwnerSplit.giveTo(configuration(), owned);
+          if (!quiet()) {
+            JobSummary.print(out(), "created", result);
+          }
+          JobSummary.printWarnings(err(), result);
+        } else {
+          CreateResult result = ArchiveCreator.create(configuration(), owned.archive(),
+              owned.roots(), builder.build());
+          OwnerSplit.giveTo(configuration(), owned);
+          printWarnings(result.warnings());
+          if (!quiet()) {
+            printSummary(out(), result);
+          }
+        }
+      }
+      if (!quiet()) {
+        out().println("  owner          " + owned.owner());
+      }
+      if (deleteSources) {
+        exit = Math.max(exit, SourceRemovals.run(this, owned.archive(), owned.roots(), false, 8,
+            owned.owner()));
+      }
+    }
+    return exit;
   }
 
   static void printSummary(PrintStream out, CreateResult r) {

@@ -41,6 +41,6 @@ final class DeleteSourcesCommand extends HpfSubcommand {
     for (String source : sources) {
       roots.add(resolve(source));
     }
-    return SourceRemovals.run(this, archivePath, roots, dryRun, threads);
+    return SourceRemovals.run(this, archivePath, roots, dryRun, threads, null);
   }
 }

@@ -111,7 +111,7 @@ final class ExtractCommand extends HpfSubcommand {
       dest = resolve(destination);
       fs = fileSystem(dest);
       boolean superuser = (preservePermissions == null || sameOwner == null)
-          && Superuser.at(fs);
+          && org.hpf.internal.access.Superuser.at(fs);
       OwnerFailures ownerFailures = (sameOwner != null ? sameOwner : superuser)
           ? new OwnerFailures() : null;
       ExtractDestination files = ExtractDestination.of(fs, force,

@@ -11,11 +11,6 @@ final class LocalUser {
 
   private LocalUser() {}
 
-  /** Whether the process runs as root (user id 0), who may give files to any owner. */
-  static boolean isRoot() {
-    return new com.sun.security.auth.module.UnixSystem().getUid() == 0;
-  }
-
   /**
    * The process's umask, the permission bits its new files do not get; Java has no call for it,
    * so it is read from Linux's {@code /proc/self/status}.

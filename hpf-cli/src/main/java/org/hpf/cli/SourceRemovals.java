@@ -11,12 +11,15 @@ import picocli.CommandLine.ParameterException;
 final class SourceRemovals {
   private SourceRemovals() {}
 
-  /** @return the exit code: OK, or ERROR when files were kept */
+  /**
+   * @param owner only this owner's files, or null for all
+   * @return the exit code: OK, or ERROR when files were kept
+   */
   static int run(HpfSubcommand command, Path archive, List<Path> roots, boolean dryRun,
-      int threads) throws IOException {
+      int threads, String owner) throws IOException {
     SourceRemoval.Options options;
     try {
-      options = new SourceRemoval.Options(dryRun, threads);
+      options = new SourceRemoval.Options(dryRun, threads, owner);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(command.spec.commandLine(), e.getMessage());
     }
@@ -31,8 +34,8 @@ final class SourceRemovals {
     if (r.filesKept() == 0) {
       return ExitCodes.OK;
     }
-    command.err().println("hpf: kept " + Units.count(r.filesKept()) + " file(s) that the archive"
-        + " does not hold as they are:");
+    command.err().println("hpf: kept " + Units.count(r.filesKept())
+        + " file(s), each for the reason given:");
     for (String kept : r.firstKept()) {
       command.err().println("  " + kept);
     }

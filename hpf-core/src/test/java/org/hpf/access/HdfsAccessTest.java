@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.PrivilegedExceptionAction;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,7 +28,10 @@ import org.hpf.ArchiveWriter;
 import org.hpf.ExistingNames;
 import org.hpf.HpfArchive;
 import org.hpf.WriteSettings;
+import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.write.SourceRemoval;
+import org.hpf.internal.write.WriterOptions;
+import org.hpf.testing.AsUser;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -88,23 +89,12 @@ class HdfsAccessTest {
   }
 
   private static void write(FileSystem fs, Path file, String text) throws IOException {
-    try (FSDataOutputStream out = fs.create(file)) {
-      out.write(text.getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  @FunctionalInterface
-  private interface AsUser<T> {
-    T run(FileSystem fs) throws Exception;
+    AsUser.write(fs, file, text);
   }
 
   /** Runs {@code action} as {@code user}, with a file system of their own. */
-  private static <T> T as(UserGroupInformation user, AsUser<T> action) throws Exception {
-    return user.doAs((PrivilegedExceptionAction<T>) () -> {
-      try (FileSystem fs = FileSystem.newInstance(admin.getUri(), conf)) {
-        return action.run(fs);
-      }
-    });
+  private static <T> T as(UserGroupInformation user, AsUser.Action<T> action) throws Exception {
+    return AsUser.run(user, admin.getUri(), conf, action);
   }
 
   private static WriteSettings settings(boolean allowAccessLoss) {
@@ -277,5 +267,55 @@ class HdfsAccessTest {
         removed.firstKept().toString());
     assertFalse(admin.exists(new Path(tree, "a.log")));
     assertTrue(admin.exists(new Path(locked, "b.log")));
+  }
+
+  @Test
+  void deletingSourcesKeepsThoseWhoseReadersCannotReadTheArchive() throws Exception {
+    Path tree = new Path(BASE, "alice-mixed");
+    Path secret = new Path(tree, "private/secret.txt");
+    admin.mkdirs(secret.getParent());
+    admin.setOwner(tree, "alice", "alice");
+    admin.setOwner(secret.getParent(), "alice", "alice");
+    admin.setPermission(secret.getParent(), new FsPermission((short) 0700));
+    as(ALICE, fs -> {
+      write(fs, new Path(tree, "public.txt"), "anyone may read this");
+      write(fs, secret, "alice's only");
+      return null;
+    });
+    Path archive = new Path(ARCHIVES, "alice-mixed.hpf");
+    create(ALICE, archive, false, tree);
+    assertEquals(0700, mode(archive), "narrowed to the private file's readers");
+
+    SourceRemoval.Result removed = as(ALICE, fs -> SourceRemoval.run(conf,
+        fs.makeQualified(archive), List.of(fs.makeQualified(tree)),
+        new SourceRemoval.Options(false, 2)));
+    assertEquals(1, removed.filesDeleted(), removed.toString());
+    assertFalse(admin.exists(secret), "alice alone could read it, and reads the archive");
+    assertTrue(admin.exists(new Path(tree, "public.txt")), "bob could read it, not the archive");
+    assertTrue(removed.firstKept().get(0).contains("public.txt: readable by everyone, and the "
+        + "archive only by user alice: deleting it would take it from them"),
+        removed.firstKept().toString());
+  }
+
+  @Test
+  void theArchiveJobNarrowsAndRefusesAsTheWriterDoes() throws Exception {
+    Configuration jobs = org.hpf.fs.LocalJobs.configure(new Configuration(conf));
+    WriterOptions options = WriterOptions.builder().threads(2).build();
+    Path both = admin.makeQualified(new Path(ARCHIVES, "job-both-homes.hpf"));
+    AccessLossException refused = assertThrows(AccessLossException.class,
+        () -> JobDriver.create(jobs, List.of(admin.makeQualified(HOMES)), both, options));
+    assertTrue(refused.getMessage().contains("alice (3 files"), refused.getMessage());
+    assertFalse(admin.exists(both), "a refused job leaves nothing");
+
+    Path archive = admin.makeQualified(new Path(ARCHIVES, "job-alice.hpf"));
+    JobDriver.Result result = JobDriver.create(jobs,
+        List.of(admin.makeQualified(SHARED), admin.makeQualified(ALICE_HOME)), archive,
+        WriterOptions.builder().threads(2).allowAccessLoss(true).build());
+    assertEquals(4, result.files());
+    assertEquals(0700, mode(archive), "no wider than alice's home allows");
+    assertTrue(result.warnings().stream().anyMatch(w -> w.contains("access narrowed on")
+        && w.contains("everyone could read " + admin.makeQualified(SHARED))),
+        result.warnings().toString());
+    assertThrows(AccessControlException.class, () -> readPart(BOB, archive));
   }
 }

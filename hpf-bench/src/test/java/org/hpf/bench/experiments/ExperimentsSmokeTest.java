@@ -71,7 +71,10 @@ class ExperimentsSmokeTest {
     dataNodes.counts = List.of(1, 2);
     dataNodes.totalMiB = 2;
     dataNodes.fileMiB = 1;
-    for (Experiment e : List.of(size, fileSize, model, blockSize, clients, replication,
+    OwnersSuite owners = new OwnersSuite();
+    owners.files = 300;
+    owners.fileBytes = 64;
+    for (Experiment e : List.of(size, fileSize, model, blockSize, clients, replication, owners,
         dataNodes)) {
       e.options = options;
       results.put(e.name(), e.runAndWrite(context));
@@ -88,7 +91,7 @@ class ExperimentsSmokeTest {
   @Test
   void everyExperimentWritesJsonMarkdownAndChart() throws Exception {
     assertEquals(List.of("size", "file-size", "namenode-model", "block-size", "clients",
-        "replication", "datanodes"), List.copyOf(results.keySet()));
+        "replication", "owners", "datanodes"), List.copyOf(results.keySet()));
     for (String suite : results.keySet()) {
       JsonNode json = Results.mapper().readTree(new File(out, suite + ".json"));
       assertEquals(suite, json.get("suite").asText());
@@ -101,6 +104,20 @@ class ExperimentsSmokeTest {
       assertTrue(png.length() > 1000, suite + ".png");
       assertEquals((byte) 0x89, Files.readAllBytes(png.toPath())[0], suite + ".png is a PNG");
     }
+  }
+
+  @Test
+  void anArchivePerOwnerCostsAFewObjectsPerOwnerNotPerFile() {
+    ExperimentResult r = results.get("owners");
+    double plain = r.point("NameNode objects", "plain files", 300).value();
+    double one = r.point("NameNode objects", "one archive (the owners lose access)", 300)
+        .value();
+    double split = r.point("NameNode objects", "one archive per owner (--split-by-owner)", 300)
+        .value();
+    // 300 files, a block each, in 3 homes of one directory each
+    assertEquals(300 + 300 + 3 + 3 + 1, plain);
+    assertTrue(one < split && split < 3 * one + 2, one + " then " + split);
+    assertTrue(split * 10 < plain, split + " of " + plain);
   }
 
   @Test

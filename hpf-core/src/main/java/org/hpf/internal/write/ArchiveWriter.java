@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
-import org.hpf.AccessLossException;
 import org.hpf.ArchiveExistsException;
 import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
@@ -416,8 +415,9 @@ public final class ArchiveWriter implements AutoCloseable {
     SourceSurvey.Totals survey = survey(sourceRoots, existing);
     options.progress().started(survey.files() - skipped, survey.bytes());
     addition();
-    java.util.Iterator<Source> sources =
-        new SourceWalker(conf, sourceRoots, options.symlinks(), new SourceLinks());
+    java.util.Iterator<Source> sources = com.google.common.collect.Iterators.filter(
+        new SourceWalker(conf, sourceRoots, options.symlinks(), new SourceLinks()),
+        options::includes);
     if (existing == ExistingNames.SKIP_IDENTICAL) {
       // The survey found every member of these names identical to its source.
       sources = com.google.common.collect.Iterators.filter(sources, source -> {
@@ -483,8 +483,7 @@ public final class ArchiveWriter implements AutoCloseable {
       throws IOException {
     skipped = 0;
     AccessPlan plan = new AccessPlan();
-    SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
-        options.symlinks(), storage.location(),
+    SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options, storage.location(),
         policy == ExistingNames.REPLACE ? null : source -> clashes(source, policy), null, plan);
     links = totals.links();
     settleAccess(plan);
@@ -503,16 +502,8 @@ public final class ArchiveWriter implements AutoCloseable {
       return;
     }
     AccessPlan merged = access == null ? plan : access.merge(plan);
-    // An archive without members yet takes its access from its first ones, as a new one does.
-    boolean fresh = first || manifest.fileCount() == 0;
-    AccessPlan.Decision decision = merged.decide(current, fresh, fresh ? java.util.Map.of()
-        : AccessPlan.ownersOf(manifest.accesses(), current));
-    if (decision.losesAccess() && !options.allowAccessLoss()) {
-      throw new AccessLossException(AccessMessages.refusal(storage.location(), decision));
-    }
-    if (!first && !decision.access().equals(current)) {
-      storage.setRootAccess(decision.access());
-    }
+    AccessPlan.Decision decision = AccessSettlement.settle(storage, merged, current,
+        first ? null : manifest, options);
     access = merged;
     accessDecision = decision;
   }

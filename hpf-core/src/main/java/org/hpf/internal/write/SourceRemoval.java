@@ -18,7 +18,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.hpf.MemberAccess;
 import org.hpf.SourceException;
+import org.hpf.internal.access.FileAccess;
+import org.hpf.internal.access.Readers;
 import org.hpf.fs.HpfFileChecksum;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.hdfs.HdfsOptions;
@@ -44,12 +47,21 @@ import org.hpf.internal.read.HpfReader;
  * is synced to disk as it is finalized (see docs/CRASH-SAFETY.md).
  */
 public final class SourceRemoval {
-  /** How to run: {@code dryRun} verifies and reports, deleting nothing. */
-  public record Options(boolean dryRun, int threads) {
+  /**
+   * How to run: {@code dryRun} verifies and reports, deleting nothing; {@code owner}, when not
+   * null, limits the removal to that owner's files (the others are left alone, unreported), for
+   * an archive that holds only theirs.
+   */
+  public record Options(boolean dryRun, int threads, String owner) {
     public Options {
       if (threads < 1) {
         throw new IllegalArgumentException("threads must be at least 1: " + threads);
       }
+    }
+
+    /** Every owner's files. */
+    public Options(boolean dryRun, int threads) {
+      this(dryRun, threads, null);
     }
   }
 
@@ -100,10 +112,13 @@ public final class SourceRemoval {
   private final List<String> firstKept = new ArrayList<>();
   private long directories;
   private final java.util.Map<java.net.URI, FileSystem> checksums = new java.util.HashMap<>();
+  /** Who may read the archive: a source read by anyone else stays. */
+  private final ArchiveReaders archiveReaders;
 
   private SourceRemoval(Configuration conf, Options options, HpfReader reader,
-      ArchivedCopies archived, BeforeDelete beforeDelete) {
+      ArchivedCopies archived, ArchiveReaders archiveReaders, BeforeDelete beforeDelete) {
     this.options = options;
+    this.archiveReaders = archiveReaders;
     this.reader = reader;
     this.archived = archived;
     this.pool = WriterThreads.pool(options.threads());
@@ -132,10 +147,12 @@ public final class SourceRemoval {
     }
     try (HpfReader reader = HpfReader.open(conf, target)) {
       SourceRemoval removal = new SourceRemoval(conf, options, reader,
-          new ArchivedCopies(reader, archiveFs, target), beforeDelete);
+          new ArchivedCopies(reader, archiveFs, target),
+          ArchiveReaders.of(archiveFs, target), beforeDelete);
       try {
         for (Path root : dirs) {
-          removal.directory(root.getFileSystem(conf), root, "", true);
+          FileSystem fs = root.getFileSystem(conf);
+          removal.directory(fs, root, "", true, removal.archiveReaders.pathReaders(fs, root));
         }
       } finally {
         removal.pool.shutdownNow();
@@ -177,8 +194,8 @@ public final class SourceRemoval {
    * Verifies and deletes the files of one directory, then its subdirectories; returns true when
    * the directory is (or, in a dry run, would be) left empty and was removed.
    */
-  private boolean directory(FileSystem fs, Path dir, String prefix, boolean root)
-      throws IOException {
+  private boolean directory(FileSystem fs, Path dir, String prefix, boolean root,
+      Readers through) throws IOException {
     FileSystem files = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     FileStatus[] children = files.listStatus(dir);
     Arrays.sort(children);
@@ -190,10 +207,17 @@ public final class SourceRemoval {
         empty = false;
       } else if (child.isDirectory()) {
         empty &= directory(files, child.getPath(), prefix + child.getPath().getName() + "/",
-            false);
+            false, through.and(FileAccess.directoryReaders(FileAccess.of(files, child))));
       } else {
+        MemberAccess access = FileAccess.of(files, child);
+        if (options.owner() != null && (access == null
+            || !options.owner().equals(access.owner()))) {
+          empty = false; // another owner's, for another archive
+          continue;
+        }
         String name = prefix + child.getPath().getName();
-        pending.add(pool.submit(() -> file(files, child.getPath(), name)));
+        Readers readers = through.and(FileAccess.fileReaders(access));
+        pending.add(pool.submit(() -> file(files, child.getPath(), name, readers)));
         if (pending.size() >= options.threads() * 4) {
           empty &= drain(pending);
         }
@@ -223,7 +247,12 @@ public final class SourceRemoval {
    * Verifies one file and deletes it if it matches; true when it is (or would be) gone. A file
    * the running user may not read or delete is kept and named: the others go on.
    */
-  private boolean file(FileSystem fs, Path file, String name) throws IOException {
+  private boolean file(FileSystem fs, Path file, String name, Readers readers)
+      throws IOException {
+    String excluded = archiveReaders.excluded(fs, readers);
+    if (excluded != null) {
+      return keep(file, excluded);
+    }
     try {
       return verifyAndDelete(fs, file, name);
     } catch (org.apache.hadoop.security.AccessControlException e) {

@@ -13,7 +13,6 @@ import org.apache.hadoop.io.WritableComparator;
 import org.hpf.DuplicateNameException;
 import org.hpf.MemberAccess;
 import org.hpf.NameExistsException;
-import org.hpf.SymlinkPolicy;
 import org.hpf.internal.access.AccessPlan;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.write.spill.ExternalSorter;
@@ -44,16 +43,17 @@ final class SourceSurvey {
   private SourceSurvey() {}
 
   /**
+   * @param options the writer's: its scratch directory, symlink policy and owner (only that
+   *     owner's sources are surveyed)
    * @param members the archive's members, or null when nothing can clash (a create, or a
    *     replacing append)
    * @param visitor sees each source, or null
    * @param access counts who may read each source, or null
    */
-  static Totals run(Configuration conf, List<Path> roots, java.nio.file.Path scratch,
-      SymlinkPolicy symlinks, String archive, Members members, Visitor visitor,
-      AccessPlan access) throws IOException {
+  static Totals run(Configuration conf, List<Path> roots, WriterOptions options,
+      String archive, Members members, Visitor visitor, AccessPlan access) throws IOException {
     SourceLinks links = new SourceLinks();
-    SourceWalker walker = new SourceWalker(conf, roots, symlinks, links);
+    SourceWalker walker = new SourceWalker(conf, roots, options.symlinks(), links);
     if (access != null) {
       walker.trackingReaders();
     }
@@ -62,10 +62,14 @@ final class SourceSurvey {
     Clashes clashes = new Clashes();
     boolean checkDuplicates = roots.size() > 1;
     try (ExternalSorter names = checkDuplicates
-        ? new ExternalSorter(Scratch.in(scratch), "sources", WritableComparator::compareBytes)
+        ? new ExternalSorter(Scratch.in(options.scratchDirectory()), "sources",
+            WritableComparator::compareBytes)
         : null) {
       while (walker.hasNext()) {
         Source source = walker.next();
+        if (!options.includes(source)) {
+          continue;
+        }
         files++;
         bytes += source.length();
         if (checkDuplicates) {

@@ -19,6 +19,9 @@ import org.hpf.CorruptArchiveException;
 import org.hpf.HpfException;
 import org.hpf.MemberAccess;
 import org.hpf.NoCommittedGenerationException;
+import org.hpf.internal.access.AccessMessages;
+import org.hpf.internal.access.AccessPlan;
+import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.JournalHeader;
@@ -71,6 +74,8 @@ public final class StagedChange implements AutoCloseable {
   private AccessClasses accesses;
   private int baseAccesses;
   private MemberAccess defaultAccess;
+  /** What the file system gave a new archive's directory (null for an append, or none). */
+  private RootAccess given;
 
   private StagedChange(Configuration conf, Path archive, ArchiveStorage storage,
       WriterOptions options, WriterLock lock, StagedPlan plan) {
@@ -92,13 +97,19 @@ public final class StagedChange implements AutoCloseable {
     long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
     storage.mkdirs(Manifest.DIR);
+    // Only its owner reads the archive until the listing has decided who else may.
+    RootAccess given = storage.rootAccess();
+    if (given != null) {
+      storage.setRootAccess(given.without(0077));
+    }
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged create " + token);
     ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-    return start(conf, archive, lock.fence(storage), options, lock, new StagedPlan(token, id,
-        new JournalHeader(JournalHeader.CREATE, false, options.newArchiveAlgorithm(), 0,
-            capacity, blockSize,
-            options.partSize()), 0));
+    StagedChange change = start(conf, archive, lock.fence(storage), options, lock,
+        new StagedPlan(token, id, new JournalHeader(JournalHeader.CREATE, false,
+            options.newArchiveAlgorithm(), 0, capacity, blockSize, options.partSize()), 0));
+    change.given = given;
+    return change;
   }
 
   /** Starts appending to {@code archive}: lock, then recover if a writer died. */
@@ -170,22 +181,39 @@ public final class StagedChange implements AutoCloseable {
   /**
    * Walks the sources once before anything is merged: counts them, fails on a name two roots
    * both give and, for an append, on names the archive has, and shows each source to
-   * {@code visitor}.
+   * {@code visitor}. Then settles who may read the archive, before any task writes a byte:
+   * a new archive gets the access every source allows, an existing one is narrowed to it.
    */
   public Survey survey(List<Path> roots, SourceVisitor visitor) throws IOException {
     HpfReader reader = plan.creates() ? null
         : HpfReader.open(storage, new ReaderOptions(options.hasher()));
     try {
-      SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options.scratchDirectory(),
-          options.symlinks(), storage.location(), reader == null ? null
+      AccessPlan access = new AccessPlan();
+      SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options, storage.location(),
+          reader == null ? null
               : source -> ArchiveWriter.existing(reader, source.name()) != null,
-          visitor::visit, null);
+          visitor::visit, access);
+      settleAccess(access, reader == null ? null : reader.manifest());
       return new Survey(totals.files(), totals.bytes(), totals.links());
     } finally {
       if (reader != null) {
         reader.close();
       }
     }
+  }
+
+  private void settleAccess(AccessPlan access, Manifest base) throws IOException {
+    RootAccess current = base == null ? given : storage.rootAccess();
+    if (current == null) {
+      return;
+    }
+    AccessPlan.Decision decision =
+        AccessSettlement.settle(storage, access, current, base, options);
+    if (base == null) {
+      // Everyone the decision admits could read every source: the staged work may be theirs.
+      storage.setRootAccess(decision.access());
+    }
+    warnings.addAll(AccessMessages.narrowed(storage.location(), decision));
   }
 
   /**

@@ -35,8 +35,10 @@ public final class WriterOptions {
   private final boolean checkNesting;
   private final SymlinkPolicy symlinks;
   private final MemberAccess defaultAccess;
+  private final String owner;
 
   private WriterOptions(Builder b) {
+    this.owner = b.owner;
     this.checkNesting = b.checkNesting;
     this.symlinks = b.symlinks;
     this.defaultAccess = b.defaultAccess;
@@ -203,6 +205,20 @@ public final class WriterOptions {
     return defaultAccess;
   }
 
+  /**
+   * The user the archive is made for, or null: only sources this user owns are added, and who
+   * may read the archive is decided as if it were theirs (the caller gives it to them once it
+   * is written: see {@code org.hpf.internal.admin.OwnerSplit}).
+   */
+  public String owner() {
+    return owner;
+  }
+
+  /** True when a walked source is one this writer adds (see {@link #owner()}). */
+  boolean includes(Source source) {
+    return owner == null || (source.access() != null && owner.equals(source.access().owner()));
+  }
+
   public static final class Builder {
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private long partSize = 1L << 30;
@@ -224,6 +240,13 @@ public final class WriterOptions {
     private boolean checkNesting = true;
     private SymlinkPolicy symlinks = SymlinkPolicy.SKIP;
     private MemberAccess defaultAccess;
+    private String owner;
+
+    /** Only sources of {@code value}, for an archive that becomes theirs (see {@link #owner()}). */
+    public Builder owner(String value) {
+      this.owner = value;
+      return this;
+    }
 
     /** The access of members added without one (null: the writing user's). */
     public Builder defaultAccess(MemberAccess value) {
@@ -257,16 +280,17 @@ public final class WriterOptions {
       return this;
     }
 
-    /**
-     * Remove a stale {@code _lock} when opening a writer. Only for a lock whose holder is known
-     * to be dead (its host and pid are in the lock and in the error): two live writers on one
-     * archive can lose data.
-     */
+    /** Go ahead with a change that takes users' access to their own files from them. */
     public Builder allowAccessLoss(boolean value) {
       this.allowAccessLoss = value;
       return this;
     }
 
+    /**
+     * Remove a stale {@code _lock} when opening a writer. Only for a lock whose holder is known
+     * to be dead (its host and pid are in the lock and in the error): two live writers on one
+     * archive can lose data.
+     */
     public Builder breakLock(boolean value) {
       this.breakLock = value;
       return this;

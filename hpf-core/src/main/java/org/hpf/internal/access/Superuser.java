@@ -1,4 +1,4 @@
-package org.hpf.cli;
+package org.hpf.internal.access;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -12,12 +12,13 @@ import org.apache.hadoop.security.UserGroupInformation;
  * the local file system; on HDFS the NameNode's own user (the owner of {@code /}) or a member of
  * its superuser group ({@code dfs.permissions.superusergroup}).
  */
-final class Superuser {
+public final class Superuser {
   private Superuser() {}
 
-  static boolean at(FileSystem fs) throws IOException {
-    if (fs instanceof RawLocalFileSystem) {
-      return LocalUser.isRoot();
+  /** Whether the current user may give files of {@code fs} to any owner. */
+  public static boolean at(FileSystem fs) throws IOException {
+    if (fs instanceof RawLocalFileSystem || fs instanceof org.apache.hadoop.fs.LocalFileSystem) {
+      return new com.sun.security.auth.module.UnixSystem().getUid() == 0;
     }
     UserGroupInformation user = UserGroupInformation.getCurrentUser();
     String supergroup = fs.getConf().get("dfs.permissions.superusergroup", "supergroup");
