@@ -1,7 +1,6 @@
 package org.hpf;
 
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.internal.write.WriterOptions;
 
 /**
  * The layout of a new archive, fixed when it is created: later writers read it from the
@@ -29,6 +28,8 @@ public record ArchiveSettings(long partSize, int bucketCapacity, long blockSize,
   public static final String REPLICATION_KEY = "hpf.archive.replication";
 
   private static final long DEFAULT_PART_SIZE = 1L << 30;
+  /** The largest part size: 1 TiB, since an index record holds offsets below 2^40. */
+  private static final long MAX_PART_SIZE = 1L << 40;
 
   /**
    * Checks the components.
@@ -40,8 +41,24 @@ public record ArchiveSettings(long partSize, int bucketCapacity, long blockSize,
    * @throws IllegalArgumentException if one is out of range
    */
   public ArchiveSettings {
-    WriterOptions.builder().partSize(partSize).bucketCapacity(bucketCapacity)
-        .blockSize(blockSize).replication(replication);
+    if (partSize < 1) {
+      throw new IllegalArgumentException("part size must be positive: " + partSize);
+    }
+    if (partSize > MAX_PART_SIZE) {
+      // Entries start below the part size, and an index record holds offsets below 2^40.
+      throw new IllegalArgumentException("part size " + partSize + " is above 1 TiB, the"
+          + " format's limit");
+    }
+    if (bucketCapacity < 0) {
+      throw new IllegalArgumentException("bucket capacity must not be negative: "
+          + bucketCapacity);
+    }
+    if (blockSize < 0 || blockSize % 512 != 0) {
+      throw new IllegalArgumentException("block size must be a multiple of 512: " + blockSize);
+    }
+    if (replication < 0 || replication > Short.MAX_VALUE) {
+      throw new IllegalArgumentException("bad replication " + replication);
+    }
   }
 
   /**

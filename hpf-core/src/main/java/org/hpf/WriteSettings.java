@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.hpf.internal.hdfs.HdfsOptions;
 
 /**
  * How one writer works: its threads, compression, progress, and on HDFS its storage policy and
@@ -278,6 +277,40 @@ public final class WriteSettings {
     return Optional.ofNullable(defaultAccess);
   }
 
+  /**
+   * HDFS: whether merged parts are asked to be written with {@value #LAZY_PERSIST}.
+   *
+   * @return true when {@link #partStoragePolicy()} is {@value #LAZY_PERSIST}
+   */
+  public boolean lazyPersist() {
+    return LAZY_PERSIST.equals(partStoragePolicy);
+  }
+
+  /**
+   * A builder holding these settings, to change some of them.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.threads = threads;
+    b.compression = compression;
+    b.progress = progress;
+    b.symlinks = symlinks;
+    b.scratchDirectory = scratchDirectory;
+    b.retainGenerations = retainGenerations;
+    b.breakLock = breakLock;
+    b.allowAccessLoss = allowAccessLoss;
+    b.partStoragePolicy = partStoragePolicy;
+    b.pinIndex = pinIndex;
+    b.cachePool = cachePool;
+    b.cacheTtl = cacheTtl;
+    b.cacheReplication = cacheReplication;
+    b.createCachePool = createCachePool;
+    b.defaultAccess = defaultAccess;
+    return b;
+  }
+
   @Override
   public String toString() {
     return "WriteSettings[threads=" + threads + ", compression=" + compression + ", symlinks="
@@ -289,7 +322,7 @@ public final class WriteSettings {
         + ", createCachePool=" + createCachePool + ", defaultAccess=" + defaultAccess + "]";
   }
 
-  /** Single-use builder of {@link WriteSettings}. */
+  /** Builder of {@link WriteSettings}; it may build several, each with what it held then. */
   public static final class Builder {
     private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private Compression compression = Compression.AUTO;
@@ -418,13 +451,17 @@ public final class WriteSettings {
      * HDFS only: the storage policy of the part files a create or append merges, or null (the
      * default) for the archive directory's. {@value WriteSettings#LAZY_PERSIST} writes them to
      * the DataNodes' RAM disks first where a probe finds them, at the durability cost
-     * docs/HDFS.md describes.
+     * docs/HDFS.md describes: "HDFS provides best-effort persistence guarantees for Lazy Persist
+     * Writes. Rare data loss is possible in the event of a node restart before replicas are
+     * persisted to disk." HDFS gives a client no signal that a replica has been persisted, so it
+     * is opt-in, and compaction and recovery write the directory's policy.
      *
-     * @param value an HDFS storage policy name, or null
+     * @param value an HDFS storage policy name (any case), or null or blank
      * @return this builder
      */
     public Builder partStoragePolicy(String value) {
-      this.partStoragePolicy = value;
+      this.partStoragePolicy = value == null || value.isBlank() ? null
+          : value.trim().toUpperCase(Locale.ROOT);
       return this;
     }
 
@@ -447,7 +484,10 @@ public final class WriteSettings {
      * @return this builder
      */
     public Builder cachePool(String value) {
-      this.cachePool = Objects.requireNonNull(value);
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException("cache pool name must not be empty");
+      }
+      this.cachePool = value;
       return this;
     }
 
@@ -458,6 +498,9 @@ public final class WriteSettings {
      * @return this builder
      */
     public Builder cacheTtl(Duration value) {
+      if (value != null && (value.isNegative() || value.isZero())) {
+        throw new IllegalArgumentException("cache TTL must be positive: " + value);
+      }
       this.cacheTtl = value;
       return this;
     }
@@ -469,6 +512,9 @@ public final class WriteSettings {
      * @return this builder
      */
     public Builder cacheReplication(int value) {
+      if (value < 1 || value > Short.MAX_VALUE) {
+        throw new IllegalArgumentException("bad cache replication " + value);
+      }
       this.cacheReplication = value;
       return this;
     }
@@ -502,12 +548,9 @@ public final class WriteSettings {
      * The settings.
      *
      * @return new settings
-     * @throws IllegalArgumentException if the HDFS cache settings are not valid
      */
     public WriteSettings build() {
-      WriteSettings settings = new WriteSettings(this);
-      HdfsOptions.of(settings); // checks them
-      return settings;
+      return new WriteSettings(this);
     }
   }
 }

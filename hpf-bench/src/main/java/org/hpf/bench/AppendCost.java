@@ -29,7 +29,8 @@ public final class AppendCost {
         ? java.util.Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
         : new int[] {10_000, 100_000, 1_000_000};
     Configuration conf = new Configuration();
-    WriterOptions options = WriterOptions.builder().bucketCapacity(capacity).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(capacity))
+        .build();
     System.out.println("archive files | create s | buckets | append 1000: ms (median of 3) |"
         + " buckets rewritten | index bytes rewritten");
     for (int size : sizes) {

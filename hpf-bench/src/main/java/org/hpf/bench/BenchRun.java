@@ -146,12 +146,11 @@ public final class BenchRun {
     }
     if (config.has("HPF")) {
       WriterOptions.Builder options = WriterOptions.builder()
-          .blockSize(config.blocks.blockSize)
-          .replication(config.blocks.replication)
-          .bucketCapacity(config.hpfBucketCapacity)
-          .compression(config.hpfCompression);
+          .settings(s -> s.compression(config.hpfCompression))
+          .layout(l -> l.withBlockSize(config.blocks.blockSize)
+          .withReplication(config.blocks.replication).withBucketCapacity(config.hpfBucketCapacity));
       if (config.hpfThreads > 0) {
-        options.threads(config.hpfThreads);
+        options.settings(s -> s.threads(config.hpfThreads));
       }
       systems.add(new HpfArchive(cluster.conf(), options.build()));
     }

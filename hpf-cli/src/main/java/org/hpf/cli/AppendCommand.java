@@ -89,7 +89,7 @@ final class AppendCommand extends HpfSubcommand {
     if (merge.partSize == null) {
       long partSize = committedPartSize(archivePath);
       if (partSize > 0) {
-        builder.partSize(partSize);
+        builder.layout(l -> l.withPartSize(partSize));
       }
     }
 
@@ -100,7 +100,7 @@ final class AppendCommand extends HpfSubcommand {
       }
       JobDriver.Result result;
       try (Progress progress = progress("append")) {
-        builder.progress(progress);
+        builder.settings(s -> s.progress(progress));
         result = JobDriver.append(configuration(), roots, archivePath, builder.build());
       }
       if (!quiet()) {
@@ -111,7 +111,7 @@ final class AppendCommand extends HpfSubcommand {
     }
     ChangeResult result;
     try (Progress progress = progress("append")) {
-      builder.progress(progress);
+      builder.settings(s -> s.progress(progress));
       ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath, builder.build());
       try (writer) {
         reportRecovery(writer.recovery());

@@ -12,7 +12,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.hpf.HpfException;
 import org.hpf.internal.hdfs.CachePinning;
 import org.hpf.internal.hdfs.CacheStatus;
-import org.hpf.internal.hdfs.HdfsOptions;
+import org.hpf.WriteSettings;
 import org.hpf.internal.hdfs.HdfsReport;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -90,9 +90,9 @@ final class CacheCommand extends HpfSubcommand {
       return ExitCodes.OK;
     }
     if (action.pin) {
-      HdfsOptions options;
+      WriteSettings options;
       try {
-        options = cache.hdfsOptions(configuration(), null);
+        options = cache.settings(configuration(), null).build();
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.ArchiveSettings;
 import org.hpf.WriteSettings;
-import org.hpf.internal.hdfs.HdfsOptions;
+import org.hpf.WriteSettings;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -60,11 +60,6 @@ final class CacheOptions {
       settings.cachePool(pool);
     }
     return settings;
-  }
-
-  /** The HDFS options of {@link #settings}. */
-  HdfsOptions hdfsOptions(Configuration conf, String storagePolicy) {
-    return HdfsOptions.of(settings(conf, storagePolicy).build());
   }
 
   /** A writer's options: {@code conf}'s layout keys and {@link #settings} without a policy. */

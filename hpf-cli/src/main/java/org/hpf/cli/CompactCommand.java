@@ -50,18 +50,19 @@ final class CompactCommand extends HpfSubcommand {
     }
     long partSize = committedPartSize(archivePath);
     if (partSize > 0) {
-      builder.partSize(partSize);
+      builder.layout(l -> l.withPartSize(partSize));
     }
     ChangeResult result;
     long before;
     try (Progress progress = progress("compact")) {
-      builder.progress(progress);
+      builder.settings(s -> s.progress(progress));
       WriterOptions options = builder.build();
       // The compactor reports phases only: the bytes it copies into new parts are counted here.
       // The storage is the one every writer gets (HDFS features included), wrapped.
       CountingStorage storage = new CountingStorage(HdfsIntegration.storage(
-          archivePath.getFileSystem(configuration()), archivePath, options.replication(),
-          options.partSize(), options.hdfs()), "part-", progress::bytes);
+          archivePath.getFileSystem(configuration()), archivePath,
+          (short) options.layout().replication(),
+          options.layout().partSize(), options.settings()), "part-", progress::bytes);
       ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, options);
       try (writer) {
         reportRecovery(writer.recovery());

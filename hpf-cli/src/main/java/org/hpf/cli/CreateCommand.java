@@ -79,10 +79,10 @@ final class CreateCommand extends HpfSubcommand {
         merge.requireDurableParts(configuration(), cache);
       }
       if (blockSize != null) {
-        builder.blockSize(blockSize);
+        builder.layout(l -> l.withBlockSize(blockSize));
       }
       if (bucketCapacity != null) {
-        builder.bucketCapacity(bucketCapacity);
+        builder.layout(l -> l.withBucketCapacity(bucketCapacity));
       }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -115,7 +115,7 @@ final class CreateCommand extends HpfSubcommand {
     if (mapreduce) {
       JobDriver.Result result;
       try (Progress progress = progress("create")) {
-        builder.progress(progress);
+        builder.settings(s -> s.progress(progress));
         result = JobDriver.create(configuration(), sources, archive, builder.build());
       }
       if (!quiet()) {
@@ -126,7 +126,7 @@ final class CreateCommand extends HpfSubcommand {
     }
     CreateResult result;
     try (Progress progress = progress("create")) {
-      builder.progress(progress);
+      builder.settings(s -> s.progress(progress));
       result = ArchiveCreator.create(configuration(), archive, sources, builder.build());
     }
     printWarnings(result.warnings());
@@ -145,7 +145,7 @@ final class CreateCommand extends HpfSubcommand {
   private int splitByOwner(List<Path> sources, Path directory, WriterOptions.Builder builder)
       throws java.io.IOException {
     List<OwnerSplit.Planned> planned = OwnerSplit.plan(configuration(), sources, directory,
-        builder.build().symlinks());
+        builder.build().settings().symlinks());
     if (!quiet()) {
       out().println(planned.size() + (planned.size() == 1 ? " owner" : " owners") + ": "
           + planned.size() + (planned.size() == 1 ? " archive" : " archives") + " in "
@@ -155,7 +155,7 @@ final class CreateCommand extends HpfSubcommand {
     for (OwnerSplit.Planned owned : planned) {
       builder.owner(owned.owner());
       try (Progress progress = progress("create " + owned.archive().getName())) {
-        builder.progress(progress);
+        builder.settings(s -> s.progress(progress));
         if (mapreduce) {
           JobDriver.Result result = JobDriver.create(configuration(), owned.roots(),
               owned.archive(), builder.build());

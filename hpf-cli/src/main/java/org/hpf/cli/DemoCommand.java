@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.internal.hdfs.CachePinning;
 import org.hpf.internal.hdfs.CacheStatus;
-import org.hpf.internal.hdfs.HdfsOptions;
+import org.hpf.WriteSettings;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.CreateResult;
@@ -114,7 +114,7 @@ final class DemoCommand extends HpfSubcommand {
     long blocksBefore = cluster.blocks();
     CreateResult result;
     try (Progress progress = progress("create")) {
-      WriterOptions.Builder options = WriterOptions.builder().progress(progress);
+      WriterOptions.Builder options = WriterOptions.builder().settings(s -> s.progress(progress));
       result = ArchiveCreator.create(conf, archive,
           List.of(new org.apache.hadoop.fs.Path(tree.root().toUri())), options.build());
     }
@@ -133,7 +133,7 @@ final class DemoCommand extends HpfSubcommand {
     out.println("  hdfs       " + result.hdfs().describe());
     long pinned = System.nanoTime();
     CacheStatus cached = CachePinning.awaitCached(cluster.fileSystem(), archive,
-        HdfsOptions.defaults().cachePool(), Duration.ofSeconds(10));
+        WriteSettings.defaults().cachePool(), Duration.ofSeconds(10));
     out.printf(Locale.ROOT, "  cached     %s of %s of index in DataNode memory after %s%n",
         Units.bytes(cached.bytesCached()), Units.bytes(cached.bytesNeeded()),
         Units.millis((System.nanoTime() - pinned) / 1_000_000));

@@ -104,7 +104,7 @@ final class MergeOptions {
    * {@code conf}'s and {@code cache}'s) write parts that a DataNode restart can lose.
    */
   void requireDurableParts(Configuration conf, CacheOptions cache) {
-    SourceRemoval.requireDurableParts(cache.hdfsOptions(conf, storagePolicy));
+    SourceRemoval.requireDurableParts(cache.settings(conf, storagePolicy).build());
   }
 
   /** HDFS's storage policy names, case-insensitive, checked before any work is done. */

@@ -37,7 +37,7 @@ final class RecoverCommand extends HpfSubcommand {
     requireArchive(archivePath);
     String holder = breakLock ? lockHolder(archivePath) : null;
     Recovery.Report report = ArchiveWriter.recover(configuration(), archivePath,
-        WriterOptions.builder().breakLock(breakLock).build());
+        WriterOptions.builder().settings(s -> s.breakLock(breakLock)).build());
     printWarnings(report.warnings());
     if (!quiet()) {
       if (holder != null) {

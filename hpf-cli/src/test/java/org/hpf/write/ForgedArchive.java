@@ -17,7 +17,7 @@ public final class ForgedArchive {
 
   public static void create(Path archive, Map<String, byte[]> members, long mtimeMillis)
       throws IOException {
-    WriterOptions options = WriterOptions.builder().threads(1).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(1)).build();
     MemberAccess access = MemberAccess.defaultFor(new Configuration());
     try (ArchiveWriter writer = ArchiveWriter.create(new Configuration(), archive, options)) {
       for (Map.Entry<String, byte[]> member : members.entrySet()) {

@@ -300,7 +300,7 @@ class HdfsAccessTest {
   @Test
   void theArchiveJobNarrowsAndRefusesAsTheWriterDoes() throws Exception {
     Configuration jobs = org.hpf.fs.LocalJobs.configure(new Configuration(conf));
-    WriterOptions options = WriterOptions.builder().threads(2).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(2)).build();
     Path both = admin.makeQualified(new Path(ARCHIVES, "job-both-homes.hpf"));
     AccessLossException refused = assertThrows(AccessLossException.class,
         () -> JobDriver.create(jobs, List.of(admin.makeQualified(HOMES)), both, options));
@@ -308,9 +308,20 @@ class HdfsAccessTest {
     assertFalse(admin.exists(both), "a refused job leaves nothing");
 
     Path archive = admin.makeQualified(new Path(ARCHIVES, "job-alice.hpf"));
-    JobDriver.Result result = JobDriver.create(jobs,
-        List.of(admin.makeQualified(SHARED), admin.makeQualified(ALICE_HOME)), archive,
-        WriterOptions.builder().threads(2).allowAccessLoss(true).build());
+    List<Short> stagingModes = new java.util.ArrayList<>();
+    JobDriver.Result result = JobDriver.run(jobs,
+        List.of(admin.makeQualified(SHARED), admin.makeQualified(ALICE_HOME)), archive, false,
+        WriterOptions.builder().settings(s -> s.threads(2).allowAccessLoss(true)).build(),
+        job -> {
+          try {
+            for (FileStatus staged : admin.listStatus(new Path(archive, "_staging"))) {
+              stagingModes.add(staged.getPermission().toShort());
+            }
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    assertEquals(List.of((short) 0700), stagingModes, "the staged listing is the user's alone");
     assertEquals(4, result.files());
     assertEquals(0700, mode(archive), "no wider than alice's home allows");
     assertTrue(result.warnings().stream().anyMatch(w -> w.contains("access narrowed on")

@@ -220,7 +220,7 @@ class DocExamplesTest {
         files.forEach(f -> engine.remove(f.getFileName().toString().replace(".java", "")));
       }
     }
-    assertTrue(engine.contains("HdfsOptions") && !engine.contains("ArchiveWriter"), "engine");
+    assertTrue(engine.contains("WriterOptions") && !engine.contains("ArchiveWriter"), "engine");
     List<String> named = new ArrayList<>();
     for (String document : List.of("README.md", "docs/USER-GUIDE.md", "docs/CLI.md",
         "docs/HDFS.md", "docs/HPF-FILESYSTEM.md", "docs/CLUSTER.md", "docs/SECURITY.md")) {

@@ -189,7 +189,7 @@ class KerberizedHdfsTest {
         }
       }
       JobDriver.run(conf, List.of(sources), archive, false,
-          WriterOptions.builder().threads(1).build(), submitted::set);
+          WriterOptions.builder().settings(s -> s.threads(1)).build(), submitted::set);
       assertEquals(2, names(archive, conf).size());
       return null;
     });

@@ -323,7 +323,7 @@ abstract class ArchiveBattery extends BatteryBase {
     tree.addOrFail("random-above", TestTree.randomBytes(r, limit + 1), TestTree.mtime(r));
     tree.addOrFail("tiny", TestTree.text(r, 10), TestTree.mtime(r));
     Path archive = archivePath("limit");
-    create(archive, localSources(tree, "limit"), options().threads(2).build());
+    create(archive, localSources(tree, "limit"), options().settings(s -> s.threads(2)).build());
     try (HpfReader reader = open(archive)) {
       assertArchiveHolds(reader, tree, NameHasher.DEFAULT);
       assertEquals(Codec.LZ4, reader.stat("text-below").codec(), "codec below the limit");
@@ -350,7 +350,7 @@ abstract class ArchiveBattery extends BatteryBase {
     tree.addOrFail("empty", new byte[0], TestTree.mtime(r));
     Path archive = archivePath("compression-" + compression);
     create(archive, localSources(tree, "compression-" + compression),
-        options().compression(compression).build());
+        options().settings(s -> s.compression(compression)).build());
     try (HpfReader reader = open(archive)) {
       assertArchiveHolds(reader, tree, NameHasher.DEFAULT);
       assertEquals(Codec.RAW, reader.stat("empty").codec());
@@ -396,7 +396,7 @@ abstract class ArchiveBattery extends BatteryBase {
     tree.addOrFail("日本/😀/é", TestTree.text(r, 5000), TestTree.mtime(r));
     Path sources = sourcesOnArchiveFs(tree, "fs");
     Path archive = archivePath("fs-sources");
-    create(archive, sources, options().bucketCapacity(16).build());
+    create(archive, sources, options().layout(l -> l.withBucketCapacity(16)).build());
     try (HpfReader reader = open(archive)) {
       assertArchiveHolds(reader, tree, NameHasher.DEFAULT);
       assertCommittedFiles(archive, reader);
@@ -456,7 +456,7 @@ abstract class ArchiveBattery extends BatteryBase {
     TestTree tree = plainTree(capacity <= 2 ? pick(150, 40) : pick(300, 80));
     Path archive = archivePath("capacity-" + capacity);
     CreateResult result = create(archive, localSources(tree, "capacity-" + capacity),
-        options().bucketCapacity(capacity).build());
+        options().layout(l -> l.withBucketCapacity(capacity)).build());
     try (HpfReader reader = open(archive)) {
       assertEquals(capacity, reader.manifest().bucketCapacity(), "capacity in the manifest");
       DirectoryFile dir = reader.directory();
@@ -488,7 +488,7 @@ abstract class ArchiveBattery extends BatteryBase {
     ForcedHasher forced = hasher.build();
     Path archive = archivePath("low32");
     create(archive, localSources(tree, "low32"),
-        options().hasher(forced).bucketCapacity(8).build());
+        options().layout(l -> l.withBucketCapacity(8)).hasher(forced).build());
     try (HpfReader reader = open(archive, forced)) {
       assertArchiveHolds(reader, tree, forced);
       DirectoryFile dir = reader.directory();
@@ -523,7 +523,7 @@ abstract class ArchiveBattery extends BatteryBase {
     ForcedHasher forced = hasher.build();
     Path archive = archivePath("low64-" + capacity);
     create(archive, localSources(tree, "low64-" + capacity),
-        options().hasher(forced).bucketCapacity(capacity).build());
+        options().layout(l -> l.withBucketCapacity(capacity)).hasher(forced).build());
     try (HpfReader reader = open(archive, forced)) {
       assertArchiveHolds(reader, tree, forced);
     }
@@ -595,7 +595,8 @@ abstract class ArchiveBattery extends BatteryBase {
     Path archive = archivePath("twins-" + capacity);
     Path sources = localSources(tree, "twins-" + capacity);
     HashCollisionException e = assertThrows(HashCollisionException.class, () -> create(archive,
-        sources, options().hasher(forced).bucketCapacity(capacity).threads(2).build()));
+        sources, options().settings(s -> s.threads(2)).layout(l -> l.withBucketCapacity(capacity))
+            .hasher(forced).build()));
     if (capacity != 1) {
       assertTrue(e.getMessage().contains("twin/a") && e.getMessage().contains("twin/b"),
           "the message names both members: " + e.getMessage());
@@ -633,7 +634,8 @@ abstract class ArchiveBattery extends BatteryBase {
     }
     Path archive = archivePath("index-failure");
     assertThrows(HashCollisionException.class, () -> create(archive, new Path(dir.toUri()),
-        options().hasher(forced).bucketCapacity(others).threads(2).build()));
+        options().settings(s -> s.threads(2)).layout(l -> l.withBucketCapacity(others))
+            .hasher(forced).build()));
     List<Thread> running = writerThreads();
     for (Thread thread : running) {
       thread.join(30_000);
@@ -671,11 +673,11 @@ abstract class ArchiveBattery extends BatteryBase {
     Path archive = archivePath("share24");
     Path sources = localSources(tree, "share24");
     assertThrows(HashCollisionException.class, () -> create(archive, sources,
-        options().hasher(forced).bucketCapacity(2).build()));
+        options().layout(l -> l.withBucketCapacity(2)).hasher(forced).build()));
     assertNoArchive(archive);
     // With one more record of room, the same names make a valid archive.
     Path roomy = archivePath("share24-roomy");
-    create(roomy, sources, options().hasher(forced).bucketCapacity(3).build());
+    create(roomy, sources, options().layout(l -> l.withBucketCapacity(3)).hasher(forced).build());
     try (HpfReader reader = open(roomy, forced)) {
       assertArchiveHolds(reader, tree, forced);
     }
@@ -699,7 +701,7 @@ abstract class ArchiveBattery extends BatteryBase {
         .build();
     Path archive = archivePath("depth24");
     create(archive, localSources(tree, "depth24"),
-        options().hasher(forced).bucketCapacity(1).build());
+        options().layout(l -> l.withBucketCapacity(1)).hasher(forced).build());
     try (HpfReader reader = open(archive, forced)) {
       assertEquals(DirectoryFile.MAX_DEPTH, reader.directory().globalDepth());
       assertArchiveHolds(reader, tree, forced);
@@ -717,7 +719,8 @@ abstract class ArchiveBattery extends BatteryBase {
       tree.addOrFail(name, TestTree.content(r, 20), TestTree.mtime(r));
     }
     Path archive = archivePath("absent");
-    create(archive, localSources(tree, "absent"), options().bucketCapacity(8).build());
+    create(archive, localSources(tree, "absent"), options().layout(l -> l.withBucketCapacity(8))
+        .build());
     List<String> absent = new ArrayList<>(List.of("nope", "dir", "dir/", "dir/file.txt/x",
         "dir/file.tx", "dir/file.txtx", "DIR/file.txt", " dir/file.txt", "case.txt",
         "e\u0301.txt", "x", "x/y", "d00", "d00/", "d00/f0000", "d00/f000000"));
@@ -814,7 +817,7 @@ abstract class ArchiveBattery extends BatteryBase {
     };
     Path archive = archivePath("change-" + change);
     SourceException e = assertThrows(SourceException.class, () -> create(archive, sources,
-        options().threads(1).progress(listener).journalBatch(1, 1).build()));
+        options().settings(s -> s.threads(1).progress(listener)).journalBatch(1, 1).build()));
     assertTrue(changed.get(), "the listener ran");
     assertTrue(e.getMessage().contains("zz-last"), e.getMessage());
     assertNoArchive(archive);
@@ -882,7 +885,8 @@ abstract class ArchiveBattery extends BatteryBase {
     long partSize = 8 * 1024;
     Path archive = archivePath("rollover");
     create(archive, localSources(tree, "rollover"),
-        options().threads(1).partSize(partSize).compression(Compression.NONE).build());
+        options().settings(s -> s.threads(1).compression(Compression.NONE))
+            .layout(l -> l.withPartSize(partSize)).build());
     try (HpfReader reader = open(archive)) {
       assertArchiveHolds(reader, tree, NameHasher.DEFAULT);
       assertCommittedFiles(archive, reader);
@@ -932,7 +936,8 @@ abstract class ArchiveBattery extends BatteryBase {
     tree.addOrFail("e", TestTree.randomBytes(r, 5), TestTree.mtime(r));
     Path archive = archivePath("boundary-" + extra);
     create(archive, localSources(tree, "boundary-" + extra),
-        options().threads(1).partSize(partSize).compression(Compression.NONE).build());
+        options().settings(s -> s.threads(1).compression(Compression.NONE))
+            .layout(l -> l.withPartSize(partSize)).build());
     try (HpfReader reader = open(archive)) {
       assertArchiveHolds(reader, tree, NameHasher.DEFAULT);
       assertCommittedFiles(archive, reader);
@@ -981,8 +986,10 @@ abstract class ArchiveBattery extends BatteryBase {
     Path sources = localSources(tree, "threads");
     Path one = archivePath("threads-1");
     Path four = archivePath("threads-4");
-    create(one, sources, options().threads(1).partSize(64 * 1024).build());
-    create(four, sources, options().threads(4).partSize(64 * 1024).build());
+    create(one, sources, options().settings(s -> s.threads(1))
+        .layout(l -> l.withPartSize(64 * 1024)).build());
+    create(four, sources, options().settings(s -> s.threads(4))
+        .layout(l -> l.withPartSize(64 * 1024)).build());
     try (HpfReader a = open(one); HpfReader b = open(four)) {
       assertArchiveHolds(a, tree, NameHasher.DEFAULT);
       assertArchiveHolds(b, tree, NameHasher.DEFAULT);
@@ -1021,7 +1028,8 @@ abstract class ArchiveBattery extends BatteryBase {
     }
     Path archive = archivePath("many");
     CreateResult result = create(archive, localSources(tree, "many"),
-        options().threads(4).partSize(1 << 20).bucketCapacity(1000).build());
+        options().settings(s -> s.threads(4)).layout(l -> l.withPartSize(1 << 20)
+            .withBucketCapacity(1000)).build());
     assertTrue(result.parts() >= Math.max(2, tree.totalBytes() >> 20), "parts: "
         + result.parts());
     verify(archive, tree);
@@ -1038,7 +1046,7 @@ abstract class ArchiveBattery extends BatteryBase {
     tree.addOrFail("big/streamed-2", TestTree.randomBytes(r, (1 << 20) + 99), TestTree.mtime(r));
     Path archive = archivePath("concurrent");
     create(archive, localSources(tree, "concurrent"),
-        options().bucketCapacity(16).partSize(256 * 1024).build());
+        options().layout(l -> l.withBucketCapacity(16).withPartSize(256 * 1024)).build());
     List<TestTree.Member> members = new ArrayList<>(tree.members().values());
     int threads = 8;
     int opsPerThread = pick(400, 150);

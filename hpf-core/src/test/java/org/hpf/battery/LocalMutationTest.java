@@ -32,7 +32,7 @@ class LocalMutationTest extends MutationBattery {
   @Test
   void appendToAnEmptyArchiveAndAnEmptyAppend() throws IOException {
     Path archive = archivePath("empty");
-    WriterOptions options = WriterOptions.builder().bucketCapacity(4).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(4)).build();
     Model model = create(archive, new TestTree(), options);
     assertArchiveIs(archive, model);
     try (ArchiveWriter writer = writer(archive, options)) {
@@ -58,7 +58,7 @@ class LocalMutationTest extends MutationBattery {
   @Test
   void layersFoldAndMergeAsThePolicySays() throws IOException {
     Path archive = archivePath("policy");
-    WriterOptions options = WriterOptions.builder().bucketCapacity(16).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(16)).build();
     Model model = create(archive, newFiles("base", 200, 100), options);
     try (ArchiveWriter writer = writer(archive, options)) {
       // 200 records in the base: 40 new ones (40 * 4 < 200) make a layer of their own, and a
@@ -108,8 +108,8 @@ class LocalMutationTest extends MutationBattery {
   void retentionKeepsOlderGenerationsReadable() throws IOException {
     Path archive = archivePath("retain");
     retains(archive, 4);
-    WriterOptions options = WriterOptions.builder().bucketCapacity(8).retainGenerations(4)
-        .build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.retainGenerations(4))
+        .layout(l -> l.withBucketCapacity(8)).build();
     Model first = create(archive, newFiles("base", pick(40, 20), 800), options);
     try (HpfReader old = open(archive); ArchiveWriter writer = writer(archive, options)) {
       Model model = first.copy();
@@ -144,7 +144,8 @@ class LocalMutationTest extends MutationBattery {
     String member = base.names().get(7);
     ForcedHasher hasher = ForcedHasher.builder().sameAs("ghost/x", member)
         .sameAs("twin/b", "twin/a").build();
-    WriterOptions options = WriterOptions.builder().bucketCapacity(8).hasher(hasher).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(8))
+        .hasher(hasher).build();
     Model model = create(archive, base, options);
     TestTree ghost = new TestTree();
     ghost.addOrFail("ghost/x", TestTree.content(random(), 50), TestTree.mtime(random()));

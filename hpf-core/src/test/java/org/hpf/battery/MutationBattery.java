@@ -406,8 +406,8 @@ abstract class MutationBattery extends BatteryBase {
   @Test
   void appendAddsNamesAndReplacesOnlyWhenAsked() throws IOException {
     Path archive = archivePath("append");
-    WriterOptions options = WriterOptions.builder().bucketCapacity(pick(16, 8))
-        .partSize(64 * 1024).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(pick(16, 8))
+        .withPartSize(64 * 1024)).build();
     Model model = create(archive, newFiles("base", pick(120, 40), 3000), options);
     assertArchiveIs(archive, model);
     try (ArchiveWriter writer = writer(archive, options)) {
@@ -462,7 +462,7 @@ abstract class MutationBattery extends BatteryBase {
    */
   @Test
   void aNameIsNeverAFileAndADirectory() throws IOException {
-    WriterOptions options = WriterOptions.builder().bucketCapacity(8).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(8)).build();
     byte[] bytes = {1, 2, 3};
     // Names between the file and the one below it ('.' and '-' sort before '/').
     Path refused = archivePath("conflict-create");
@@ -530,7 +530,8 @@ abstract class MutationBattery extends BatteryBase {
   @Test
   void deleteIsAllOrNothing() throws IOException {
     Path archive = archivePath("delete");
-    WriterOptions options = WriterOptions.builder().bucketCapacity(pick(16, 8)).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(pick(16, 8)))
+        .build();
     Model model = create(archive, newFiles("base", pick(150, 40), 2000), options);
     try (ArchiveWriter writer = writer(archive, options)) {
       List<String> doomed = pickMembers(model, pick(12, 4));
@@ -580,8 +581,9 @@ abstract class MutationBattery extends BatteryBase {
   @Test
   void compactionRewritesSparsePartsAndMergesLayersAndNames() throws IOException {
     Path archive = archivePath("compact");
-    WriterOptions options = WriterOptions.builder().threads(1).bucketCapacity(pick(12, 8))
-        .partSize(pick(8, 4) * 1024).compression(Compression.NONE).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(1)
+        .compression(Compression.NONE)).layout(l -> l.withBucketCapacity(pick(12, 8))
+        .withPartSize(pick(8, 4) * 1024)).build();
     Model model = create(archive, newFiles("base", pick(200, 60), 1500), options);
     try (ArchiveWriter writer = writer(archive, options)) {
       // Empty most of the even parts; then appends and deletes add layers and segments.
@@ -685,8 +687,8 @@ abstract class MutationBattery extends BatteryBase {
   void randomChangesMatchTheModel() throws IOException {
     Random r = random;
     Path archive = archivePath("random");
-    WriterOptions options = WriterOptions.builder().bucketCapacity(pick(10, 8))
-        .partSize(32 * 1024).build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(pick(10, 8))
+        .withPartSize(32 * 1024)).build();
     Model model = create(archive, newFiles("base", pick(250, 40), 2000), options);
     int rounds = pick(14, 4);
     int maxLayers = 1;
@@ -749,8 +751,8 @@ abstract class MutationBattery extends BatteryBase {
   @Test
   void readersKeepTheirGenerationAcrossCommits() throws IOException {
     Path archive = archivePath("readers");
-    WriterOptions options = WriterOptions.builder().bucketCapacity(8).partSize(16 * 1024)
-        .build();
+    WriterOptions options = WriterOptions.builder().layout(l -> l.withBucketCapacity(8)
+        .withPartSize(16 * 1024)).build();
     Model first = create(archive, newFiles("base", pick(80, 30), 1500), options);
     HpfReader old = open(archive);
     HpfReader untouched = open(archive);

@@ -243,8 +243,9 @@ final class CorruptionSweep {
     java.nio.file.Path base = tmp.resolve("src-base");
     writeSources(base, "", baseCount, seed, true);
     // One merge thread: the same inputs give the same parts and offsets, so a seed replays.
-    WriterOptions options = WriterOptions.builder().threads(1).bucketCapacity(bucketCapacity)
-        .partSize(partSize).blockSize(1 << 20).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(1))
+        .layout(l -> l.withBucketCapacity(bucketCapacity).withPartSize(partSize)
+        .withBlockSize(1 << 20)).build();
     ArchiveCreator.create(conf, archive, List.of(new Path(base.toUri())), options);
     Map<String, byte[]> bytes = new TreeMap<>(MemberNames.ORDER);
     Map<String, Long> mtimes = new HashMap<>();

@@ -61,8 +61,9 @@ abstract class CrashRecoveryBattery {
   private final Map<String, MemberAccess> accesses = new HashMap<>();
 
   private WriterOptions options(boolean breakLock) {
-    return WriterOptions.builder().threads(2).partSize(48 * 1024).bucketCapacity(24)
-        .journalBatch(8, 32 * 1024).breakLock(breakLock).build();
+    return WriterOptions.builder().settings(s -> s.threads(2).breakLock(breakLock))
+        .layout(l -> l.withPartSize(48 * 1024).withBucketCapacity(24)).journalBatch(8, 32 * 1024)
+        .build();
   }
 
   private List<Source> sources(String dir, String prefix, int count, long seed) throws IOException {

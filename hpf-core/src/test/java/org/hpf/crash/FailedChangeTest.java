@@ -50,8 +50,8 @@ class FailedChangeTest {
   private Path template;
 
   private static WriterOptions options() {
-    return WriterOptions.builder().threads(2).partSize(48 * 1024).bucketCapacity(24)
-        .journalBatch(8, 32 * 1024).build();
+    return WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withPartSize(48 * 1024)
+        .withBucketCapacity(24)).journalBatch(8, 32 * 1024).build();
   }
 
   private List<Source> sources(String dir, String prefix, int count, long seed) throws IOException {

@@ -43,8 +43,9 @@ class HdfsCrashRecoveryTest {
     MiniDfs dfs = MiniDfs.shared();
     Configuration conf = dfs.configuration();
     FileSystem fs = dfs.fileSystem();
-    WriterOptions options = WriterOptions.builder().threads(2).partSize(32 * 1024)
-        .bucketCapacity(16).journalBatch(6, 16 * 1024).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(2))
+        .layout(l -> l.withPartSize(32 * 1024).withBucketCapacity(16)).journalBatch(6, 16 * 1024)
+        .build();
     Map<String, byte[]> expected = new HashMap<>();
     List<Source> base = sources(conf, "base", 40, 1, expected);
     Map<String, byte[]> committedFiles = new HashMap<>(expected);
@@ -73,7 +74,8 @@ class HdfsCrashRecoveryTest {
       }
       boolean commitPointPassed = fs.exists(new org.apache.hadoop.fs.Path(archive,
           Manifest.fileName(2)));
-      ArchiveWriter.recover(conf, archive, WriterOptions.builder().breakLock(true).build());
+      ArchiveWriter.recover(conf, archive, WriterOptions.builder().settings(s -> s.breakLock(true))
+          .build());
       try (HpfReader reader = HpfReader.open(conf, archive)) {
         for (Map.Entry<String, byte[]> file : committedFiles.entrySet()) {
           assertArrayEquals(file.getValue(), reader.get(file.getKey()), "k=" + k);

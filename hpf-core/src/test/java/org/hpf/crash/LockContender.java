@@ -28,7 +28,8 @@ public final class LockContender {
       await(control.resolve("go-" + round));
       ArchiveWriter writer;
       try {
-        writer = ArchiveWriter.open(conf, archive, WriterOptions.builder().threads(1).build());
+        writer = ArchiveWriter.open(conf, archive, WriterOptions.builder()
+            .settings(s -> s.threads(1)).build());
       } catch (ArchiveLockedException e) {
         report(control, "result-" + me + "-" + round, "locked");
         continue;

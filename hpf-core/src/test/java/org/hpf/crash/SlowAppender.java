@@ -18,7 +18,8 @@ public final class SlowAppender {
 
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
-    WriterOptions options = WriterOptions.builder().threads(1).journalBatch(4, 1 << 20).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(1))
+        .journalBatch(4, 1 << 20).build();
     try (ArchiveWriter writer = ArchiveWriter.open(conf,
         new org.apache.hadoop.fs.Path(args[0]), options)) {
       for (int i = 0; ; i++) {

@@ -113,7 +113,8 @@ class WriterLockTest {
     ArchiveLockedException e = assertThrows(ArchiveLockedException.class,
         () -> ArchiveWriter.open(conf, archive, WriterOptions.defaults()));
     assertTrue(e.getMessage().contains("ghost@gone (pid 1)"), e.getMessage());
-    ArchiveWriter.recover(conf, archive, WriterOptions.builder().breakLock(true).build());
+    ArchiveWriter.recover(conf, archive, WriterOptions.builder().settings(s -> s.breakLock(true))
+        .build());
     try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, WriterOptions.defaults())) {
       assertEquals(2, writer.manifest().fileCount());
     }
@@ -140,7 +141,8 @@ class WriterLockTest {
         () -> ArchiveWriter.open(conf, archive, WriterOptions.defaults()));
     assertTrue(e.getMessage().contains("other@host"), e.getMessage());
     // That client dies (its stream is abandoned); breaking the lock recovers its lease.
-    ArchiveWriter.recover(conf, archive, WriterOptions.builder().breakLock(true).build());
+    ArchiveWriter.recover(conf, archive, WriterOptions.builder().settings(s -> s.breakLock(true))
+        .build());
     try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, WriterOptions.defaults())) {
       writer.append(List.of(hadoopPath(moreFiles("after", "x"))), false);
       assertEquals(3, writer.manifest().fileCount());

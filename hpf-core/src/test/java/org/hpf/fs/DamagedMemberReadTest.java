@@ -70,7 +70,7 @@ class DamagedMemberReadTest {
     Files.write(src.resolve(MID), mid);
     archive = new Path(tmp.resolve("damaged.hpf").toUri());
     ArchiveCreator.create(conf, archive, List.of(new Path(src.toUri())),
-        WriterOptions.builder().threads(1).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
     flip(BIG, BIG_DAMAGE);
     flip(MID, MID_DAMAGE);
     base = "hpf://file-" + archive.toUri().getPath();

@@ -41,7 +41,8 @@ class DistCpTest {
     FileSystem hdfs = FileSystem.newInstance(dfs.fileSystem().getUri(), conf);
     Path archive = hdfs.makeQualified(new Path("/distcp/source.hpf"));
     ArchiveCreator.create(conf, archive, List.of(new Path(tree.root.toUri())),
-        WriterOptions.builder().threads(2).blockSize(1 << 20).build());
+        WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withBlockSize(1 << 20))
+            .build());
     String namenode = archive.toUri().getAuthority();
     Path source = new Path("hpf://hdfs-" + namenode + "/distcp/source.hpf");
     Path target = hdfs.makeQualified(new Path("/distcp/restored"));

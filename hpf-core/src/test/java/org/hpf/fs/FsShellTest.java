@@ -32,7 +32,7 @@ class FsShellTest {
     conf = new Configuration();
     Path archive = new Path(tmp.resolve("shell.hpf").toUri());
     ArchiveCreator.create(conf, archive, List.of(new Path(tree.root.toUri())),
-        WriterOptions.builder().threads(2).build());
+        WriterOptions.builder().settings(s -> s.threads(2)).build());
     base = "hpf://file-" + archive.toUri().getPath();
   }
 

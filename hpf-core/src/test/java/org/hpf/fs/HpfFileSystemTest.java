@@ -67,7 +67,8 @@ class HpfFileSystemTest {
     archive = new Path("file", null, dir.toAbsolutePath().toString());
     if (!Files.exists(dir)) {
       ArchiveCreator.create(conf, archive, List.of(new Path(tree.root.toUri())),
-          WriterOptions.builder().threads(2).partSize(1 << 20).blockSize(1 << 20).build());
+          WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withPartSize(1 << 20)
+              .withBlockSize(1 << 20)).build());
     }
     base = "hpf://file-" + archive.toUri().getPath();
     if (fs != null) {

@@ -29,7 +29,7 @@ class InterruptedReadTest {
   @Test
   void anInterruptedReadLeavesThePartReadableForOthers() throws Exception {
     TreeMap<String, byte[]> members = RandomFiles.archive(tmp, "a.hpf", "f", 12, 3 << 20, 5,
-        WriterOptions.builder().threads(1).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
     Configuration conf = new Configuration();
     conf.setBoolean("fs.hpf.impl.disable.cache", true);
     String base = "hpf://file-" + tmp.resolve("a.hpf").toAbsolutePath();

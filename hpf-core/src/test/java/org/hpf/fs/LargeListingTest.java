@@ -36,7 +36,8 @@ class LargeListingTest {
     java.nio.file.Path dir = tmp.resolve("many.hpf");
     Path archive = new Path(dir.toUri());
     try (ArchiveWriter writer = ArchiveWriter.create(conf, archive,
-        WriterOptions.builder().threads(2).bucketCapacity(4096).build())) {
+        WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withBucketCapacity(4096))
+            .build())) {
       for (int d = 0; d < DIRECTORIES; d++) {
         for (int f = 0; f < PER_DIRECTORY; f++) {
           writer.add(String.format("d%03d/f%05d", d, f), content, 1_700_000_000_000L + f);

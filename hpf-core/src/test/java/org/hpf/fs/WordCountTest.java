@@ -32,7 +32,8 @@ class WordCountTest {
     Path archive = new Path(tmp.resolve("words.hpf").toUri());
     // Small parts and blocks: the input spans several parts.
     ArchiveCreator.create(conf, archive, List.of(new Path(tree.root.toUri())),
-        WriterOptions.builder().threads(2).partSize(16 << 10).build());
+        WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withPartSize(16 << 10))
+            .build());
 
     List<String> plain = wordCount(conf, new Path(tree.root.resolve("text").toUri()),
         tmp.resolve("out-plain"));

@@ -98,8 +98,8 @@ class CraftedArchiveTest {
   private Path buildTemplate(Map<String, byte[]> members) throws IOException {
     Random random = new Random(11);
     Path template = tmp.resolve("template");
-    WriterOptions options = WriterOptions.builder().threads(2).bucketCapacity(16)
-        .partSize(32 * 1024).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(2))
+        .layout(l -> l.withBucketCapacity(16).withPartSize(32 * 1024)).build();
     ArchiveCreator.create(CONF, hadoopPath(template),
         List.of(hadoopPath(sources("a", 70, random, members))), options);
     try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(template), options)) {

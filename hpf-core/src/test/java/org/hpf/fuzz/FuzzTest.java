@@ -91,8 +91,9 @@ class FuzzTest {
       throws IOException {
     Random random = new Random(7);
     Path template = tmp.resolve("template");
-    WriterOptions options = WriterOptions.builder().threads(2).bucketCapacity(16)
-        .partSize(24 * 1024).journalBatch(4, 8 * 1024).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(2))
+        .layout(l -> l.withBucketCapacity(16).withPartSize(24 * 1024)).journalBatch(4, 8 * 1024)
+        .build();
     ArchiveCreator.create(CONF, hadoopPath(template), List.of(hadoopPath(
         sources("a", 60, random, committed))), options);
     try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(template), options)) {
@@ -142,8 +143,7 @@ class FuzzTest {
       }
       JournalHeader header = new JournalHeader(
           JournalHeader.APPEND, false, base.hashAlgorithm(), base.generation(),
-          base.bucketCapacity(),
-          base.blockSize(), base.partSize());
+          base.bucketCapacity(), base.blockSize(), base.partSize());
       try (JournalWriter journal = new JournalWriter(
           target.create(ArchiveLayout.journal(base.generation() + 1), 0),
           base.archiveId(), header)) {

@@ -71,8 +71,9 @@ final class GoldenArchive {
   private GoldenArchive() {}
 
   static WriterOptions options() {
-    return WriterOptions.builder().archiveId(ID).threads(1).bucketCapacity(BUCKET_CAPACITY)
-        .partSize(PART_SIZE).blockSize(BLOCK_SIZE).build();
+    return WriterOptions.builder().settings(s -> s.threads(1))
+        .layout(l -> l.withBucketCapacity(BUCKET_CAPACITY).withPartSize(PART_SIZE)
+        .withBlockSize(BLOCK_SIZE)).archiveId(ID).build();
   }
 
   /**

@@ -62,8 +62,8 @@ class HpfInputFormatTest {
     conf = LocalJobs.configure(new Configuration());
     archive = new Path(shared.resolve("logs.hpf").toUri());
     ArchiveCreator.create(conf, archive, List.of(new Path(src.toUri())),
-        WriterOptions.builder().threads(2).partSize(300 << 10).blockSize(BLOCK)
-            .bucketCapacity(1000).build());
+        WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withPartSize(300 << 10)
+            .withBlockSize(BLOCK).withBucketCapacity(1000)).build());
   }
 
   /** Reads every split with the record reader: name to bytes (failing on a duplicate). */

@@ -56,8 +56,8 @@ class BoundedHeapTest {
     Configuration conf = new Configuration();
     org.apache.hadoop.fs.Path archive =
         new org.apache.hadoop.fs.Path(tmp.resolve("million.hpf").toUri());
-    WriterOptions options = WriterOptions.builder().threads(2)
-        .scratchDirectory(tmp.resolve("scratch")).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(2)
+        .scratchDirectory(tmp.resolve("scratch"))).build();
     ChangeResult result;
     try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options)) {
       for (int i = 0; i < MEMBERS; i++) {

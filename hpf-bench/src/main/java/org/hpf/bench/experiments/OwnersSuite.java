@@ -75,13 +75,14 @@ public final class OwnersSuite extends Experiment {
     add(r, context, "plain files", plain, plain);
 
     Configuration conf = cluster.conf();
-    WriterOptions.Builder options = WriterOptions.builder().threads(2);
+    WriterOptions.Builder options = WriterOptions.builder().settings(s -> s.threads(2));
     Path one = new Path(base, "one.hpf");
-    ArchiveCreator.create(conf, one, List.of(homes), options.allowAccessLoss(true).build());
+    ArchiveCreator.create(conf, one, List.of(homes), options.settings(s -> s.allowAccessLoss(true))
+        .build());
     add(r, context, "one archive (the owners lose access)", cluster.count(one), plain);
 
     Path split = new Path(base, "archives");
-    options.allowAccessLoss(false);
+    options.settings(s -> s.allowAccessLoss(false));
     for (OwnerSplit.Planned planned : OwnerSplit.plan(conf, List.of(homes), split,
         org.hpf.SymlinkPolicy.SKIP)) {
       ArchiveCreator.create(conf, planned.archive(), planned.roots(),

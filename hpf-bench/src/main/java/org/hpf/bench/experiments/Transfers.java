@@ -57,10 +57,11 @@ final class Transfers {
    */
   static long pack(Configuration conf, java.nio.file.Path root, Path archive, short replication,
       long blockSize, int threads) throws IOException {
-    WriterOptions.Builder options = WriterOptions.builder().replication(replication)
-        .blockSize(blockSize).compression(Compression.NONE);
+    WriterOptions.Builder options = WriterOptions.builder()
+        .settings(s -> s.compression(Compression.NONE)).layout(l -> l.withReplication(replication)
+        .withBlockSize(blockSize));
     if (threads > 0) {
-      options.threads(threads);
+      options.settings(s -> s.threads(threads));
     }
     return ArchiveCreator.create(conf, archive, List.of(new Path(root.toUri())), options.build())
         .storedBytes();

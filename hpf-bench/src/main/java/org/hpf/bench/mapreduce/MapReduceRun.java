@@ -78,7 +78,8 @@ public final class MapReduceRun {
 
       Path hpf = new Path(root, "data.hpf");
       JobDriver.Result job = JobDriver.create(jobs, List.of(sources), hpf,
-          WriterOptions.builder().replication(config.blocks.replication).build());
+          WriterOptions.builder().layout(l -> l.withReplication(config.blocks.replication))
+              .build());
       BenchCluster.NameNodeCount hpfCount = cluster.count(hpf);
       log.printf(Locale.ROOT, "hpf job: %.1f s (listing %.1f s, job %.1f s, %d maps), %d"
               + " NameNode objects%n", job.totalMillis() / 1000.0, job.listingMillis() / 1000.0,

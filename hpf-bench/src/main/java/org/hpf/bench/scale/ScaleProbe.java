@@ -94,9 +94,9 @@ public final class ScaleProbe {
   }
 
   private WriterOptions writerOptions() {
-    return WriterOptions.builder().threads(spec.threads())
-        .blockSize(spec.blockSize()).replication(spec.replication())
-        .scratchDirectory(java.nio.file.Path.of(spec.scratch())).build();
+    return WriterOptions.builder().settings(s -> s.threads(spec.threads())
+        .scratchDirectory(java.nio.file.Path.of(spec.scratch())))
+        .layout(l -> l.withBlockSize(spec.blockSize()).withReplication(spec.replication())).build();
   }
 
   private void create(Path archive) throws IOException {

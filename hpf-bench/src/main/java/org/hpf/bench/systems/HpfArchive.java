@@ -52,7 +52,7 @@ public final class HpfArchive implements BenchSystem {
     CreateResult result = ArchiveCreator.create(conf, dest, sources, options);
     long millis = (System.nanoTime() - start) / 1_000_000;
     Map<String, Object> details = new LinkedHashMap<>();
-    details.put("threads", options.threads());
+    details.put("threads", options.settings().threads());
     details.put("mergeMillis", result.mergeMillis());
     details.put("indexMillis", result.indexMillis());
     details.put("parts", result.parts());
@@ -66,7 +66,7 @@ public final class HpfArchive implements BenchSystem {
       // Not timed: the DataNodes cache the pinned index files in the background.
       long waitStart = System.nanoTime();
       CacheStatus cache = CachePinning.awaitCached(fs, dest,
-          options.hdfs().cachePool(), Duration.ofSeconds(60));
+          options.settings().cachePool(), Duration.ofSeconds(60));
       details.put("indexBytesPinned", cache.bytesNeeded());
       details.put("indexBytesCached", cache.bytesCached());
       details.put("cacheWaitMillis", (System.nanoTime() - waitStart) / 1_000_000);

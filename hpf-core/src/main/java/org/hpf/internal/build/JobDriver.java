@@ -121,7 +121,7 @@ public final class JobDriver {
       Path target, boolean append, WriterOptions options, Consumer<Job> customize,
       List<String> warnings, long start) throws IOException {
     FileSystem archiveFs = target.getFileSystem(conf);
-    ProgressListener progress = options.progress();
+    ProgressListener progress = options.settings().progress();
     StagedPlan staged = change.plan();
     long baseFiles = staged.creates() ? 0 : fileCount(conf, target); // the lock holds it still
     Path staging = change.stagingDirectory();
@@ -289,10 +289,10 @@ public final class JobDriver {
     conf.set(JobSettings.STAGING, staging.toString());
     conf.setLong(JobSettings.SURVEY_FILES, survey.files());
     conf.setLong(JobSettings.SURVEY_BYTES, survey.bytes());
-    conf.set(JobSettings.COMPRESSION, options.compression().name().toLowerCase(
+    conf.set(JobSettings.COMPRESSION, options.settings().compression().name().toLowerCase(
         java.util.Locale.ROOT));
-    if (options.replication() > 0) {
-      conf.setInt(JobSettings.REPLICATION, options.replication());
+    if (options.layout().replication() > 0) {
+      conf.setInt(JobSettings.REPLICATION, options.layout().replication());
     }
   }
 

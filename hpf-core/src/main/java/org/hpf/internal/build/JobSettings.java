@@ -38,19 +38,19 @@ public final class JobSettings {
 
   /** Writer options from {@code conf}: what the tasks and the commit need. */
   public static WriterOptions writerOptions(Configuration conf) {
-    WriterOptions.Builder options = WriterOptions.builder()
+    WriterOptions.Builder options = WriterOptions.builder().settings(s -> s
         .threads(conf.getInt(MAP_THREADS, DEFAULT_MAP_THREADS))
         .compression(Compression.valueOf(
-            conf.getTrimmed(COMPRESSION, "auto").toUpperCase(java.util.Locale.ROOT)));
+            conf.getTrimmed(COMPRESSION, "auto").toUpperCase(java.util.Locale.ROOT))));
     long partSize = conf.getLongBytes(PART_SIZE, conf.getLongBytes(
         org.hpf.ArchiveSettings.PART_SIZE_KEY, 0));
     if (partSize > 0) {
-      options.partSize(partSize);
+      options.layout(l -> l.withPartSize(partSize));
     }
     int replication = conf.getInt(REPLICATION, conf.getInt(
         org.hpf.ArchiveSettings.REPLICATION_KEY, 0));
     if (replication > 0) {
-      options.replication(replication);
+      options.layout(l -> l.withReplication(replication));
     }
     return options.build();
   }

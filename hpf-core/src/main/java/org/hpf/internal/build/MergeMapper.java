@@ -48,9 +48,10 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
     Path work = StagedCommitter.workPath(conf, context.getTaskAttemptID());
     FileSystem fs = work.getFileSystem(conf);
     fs.mkdirs(work);
-    ArchiveStorage storage = HdfsIntegration.storage(fs, work, options.replication(),
-        plan.header().partSize(), options.hdfs());
-    int threads = options.threads();
+    ArchiveStorage storage = HdfsIntegration.storage(fs, work, (short) options.layout()
+        .replication(),
+        plan.header().partSize(), options.settings());
+    int threads = options.settings().threads();
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "hpf-merge");
       thread.setDaemon(true);

@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -48,7 +49,7 @@ public final class CachePinning {
    * Re-pins the newest generation of the archive at {@code archive} (for example after it was
    * moved, or after a pool was created); a no-op report if the file system is not HDFS.
    */
-  public static HdfsReport.Pinning pin(FileSystem fs, Path archive, HdfsOptions options)
+  public static HdfsReport.Pinning pin(FileSystem fs, Path archive, WriteSettings options)
       throws IOException {
     DistributedFileSystem dfs = requireHdfs(fs, archive);
     HdfsStorage storage = new HdfsStorage(dfs, archive, (short) 0, 0, options);
@@ -75,7 +76,7 @@ public final class CachePinning {
    */
   public static CacheStatus status(FileSystem fs, Path archive, String pool) throws IOException {
     DistributedFileSystem dfs = requireHdfs(fs, archive);
-    HdfsStorage storage = new HdfsStorage(dfs, archive, (short) 0, 0, HdfsOptions.defaults());
+    HdfsStorage storage = new HdfsStorage(dfs, archive, (short) 0, 0, WriteSettings.defaults());
     long generation = HpfReader.newestGeneration(storage);
     Map<String, Long> wanted = wantedFiles(storage, Manifest.read(storage, generation));
     long bytesNeeded = 0;
@@ -134,7 +135,7 @@ public final class CachePinning {
    * Makes the archive's directives in the options' pool match {@code manifest}'s files: removes
    * the others, adds the missing. Problems become warnings and the {@code skipped} field.
    */
-  static HdfsReport.Pinning sync(HdfsStorage storage, Manifest manifest, HdfsOptions options,
+  static HdfsReport.Pinning sync(HdfsStorage storage, Manifest manifest, WriteSettings options,
       List<String> warnings) {
     String pool = options.cachePool();
     DistributedFileSystem fs = storage.fileSystem();
@@ -209,10 +210,10 @@ public final class CachePinning {
     LOG.warn("cache pinning: {}", why);
   }
 
-  private static CacheDirectiveInfo.Builder directive(String path, HdfsOptions options) {
+  private static CacheDirectiveInfo.Builder directive(String path, WriteSettings options) {
     CacheDirectiveInfo.Builder builder = new CacheDirectiveInfo.Builder()
         .setPath(new Path(path)).setPool(options.cachePool())
-        .setReplication(options.cacheReplication());
+        .setReplication((short) options.cacheReplication());
     if (options.cacheTtl() != null) {
       builder.setExpiration(CacheDirectiveInfo.Expiration.newRelative(
           options.cacheTtl().toMillis()));
@@ -221,7 +222,7 @@ public final class CachePinning {
   }
 
   /** Null when the pool exists or was created; else what is wrong, with the fix. */
-  private static String ensurePool(DistributedFileSystem fs, HdfsOptions options)
+  private static String ensurePool(DistributedFileSystem fs, WriteSettings options)
       throws IOException {
     String pool = options.cachePool();
     for (RemoteIterator<CachePoolEntry> it = fs.listCachePools(); it.hasNext(); ) {

@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ public final class HdfsIntegration {
    * @param partSize the writer's part size (sizes the default block)
    */
   public static ArchiveStorage storage(FileSystem fs, Path root, short replication,
-      long partSize, HdfsOptions options) {
+      long partSize, WriteSettings options) {
     if (fs instanceof DistributedFileSystem dfs) {
       return new HdfsStorage(dfs, root, replication, partSize, options);
     }
@@ -39,7 +40,7 @@ public final class HdfsIntegration {
 
   /** The storage of a reader: opening a file on HDFS fetches all its block locations. */
   public static ArchiveStorage storage(FileSystem fs, Path root) {
-    return storage(fs, root, (short) 0, 0, HdfsOptions.defaults());
+    return storage(fs, root, (short) 0, 0, WriteSettings.defaults());
   }
 
   /**

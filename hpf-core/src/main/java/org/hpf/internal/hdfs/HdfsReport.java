@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import java.util.List;
 
 /**
@@ -23,7 +24,8 @@ public record HdfsReport(boolean distributed, String skipReason, Parts parts, Pi
   /**
    * The storage policy of the parts a create or append merged.
    *
-   * @param requestedPolicy the policy asked for ({@link HdfsOptions#partStoragePolicy()}), or null
+   * @param requestedPolicy the policy asked for ({@link WriteSettings#partStoragePolicy()}), or
+   *     null
    * @param appliedPolicy the policy the parts were created with, or null for the directory's
    * @param parts parts this operation wrote while merging
    * @param blocks their blocks, counted only when LazyPersist was used (else 0)

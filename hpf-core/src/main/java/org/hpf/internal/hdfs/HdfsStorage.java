@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -42,7 +43,7 @@ public final class HdfsStorage extends ForwardingStorage {
   private final DistributedFileSystem fs;
   private final HadoopStorage plain;
   private final long partSize;
-  private final HdfsOptions options;
+  private final WriteSettings options;
   private String lazyPersistProblem;
   private boolean probed;
   private Merge currentMerge;
@@ -53,12 +54,12 @@ public final class HdfsStorage extends ForwardingStorage {
    * @param partSize the writer's part size (for the default block size), or 0 for a reader
    */
   public HdfsStorage(DistributedFileSystem fs, Path root, short replication, long partSize,
-      HdfsOptions options) {
+      WriteSettings options) {
     this(fs, new HadoopStorage(fs, root, replication), partSize, options);
   }
 
   private HdfsStorage(DistributedFileSystem fs, HadoopStorage plain, long partSize,
-      HdfsOptions options) {
+      WriteSettings options) {
     super(plain);
     this.fs = fs;
     this.plain = plain;
@@ -78,7 +79,7 @@ public final class HdfsStorage extends ForwardingStorage {
     return plain.path(name);
   }
 
-  public HdfsOptions options() {
+  public WriteSettings options() {
     return options;
   }
 
@@ -191,7 +192,7 @@ public final class HdfsStorage extends ForwardingStorage {
         merged.add(name);
       }
     }
-    String applied = merge.lazy ? HdfsOptions.LAZY_PERSIST
+    String applied = merge.lazy ? WriteSettings.LAZY_PERSIST
         : requested != null && !options.lazyPersist() ? requested : null;
     int parts = 0;
     long blocks = 0;

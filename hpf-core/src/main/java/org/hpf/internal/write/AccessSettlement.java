@@ -35,7 +35,7 @@ final class AccessSettlement {
     boolean fresh = base == null || base.fileCount() == 0;
     AccessPlan.Decision decision = plan.decide(judged, fresh, fresh ? Map.of()
         : AccessPlan.ownersOf(base.accesses(), judged));
-    if (decision.losesAccess() && !options.allowAccessLoss()) {
+    if (decision.losesAccess() && !options.settings().allowAccessLoss()) {
       throw new AccessLossException(AccessMessages.refusal(storage.location(), decision));
     }
     if (base != null && !decision.access().equals(judged)) {

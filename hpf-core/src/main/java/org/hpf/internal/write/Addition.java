@@ -72,7 +72,7 @@ final class Addition {
     this.journalName = ArchiveLayout.journal(commit.generation());
     this.journal = startJournal(id, header);
     commit.accesses().journalTo(journal::appendAccess);
-    // On HDFS the merge's parts may be LazyPersist (HdfsOptions#partStoragePolicy).
+    // On HDFS the merge's parts may be LazyPersist (WriteSettings#partStoragePolicy).
     this.lanes = new MergeLanes(storage, id, options, blockSize,
         header.partSize(), journal, firstPartId);
   }
@@ -120,7 +120,7 @@ final class Addition {
     if (existing != null) {
       replaced.incrementAndGet();
     }
-    options.progress().merged(member.length());
+    options.settings().progress().merged(member.length());
   }
 
   /**
@@ -176,7 +176,7 @@ final class Addition {
     List<PartInfo> parts = lanes.sealAll();
     journal.close();
     long merged = System.nanoTime();
-    options.progress().phase("indexing");
+    options.settings().progress().phase("indexing");
     for (PartInfo part : parts) {
       commit.addPart(part);
     }

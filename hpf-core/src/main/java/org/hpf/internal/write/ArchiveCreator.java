@@ -43,7 +43,7 @@ public final class ArchiveCreator {
     ArchiveWriter writer = ArchiveWriter.create(new Configuration(false), storage, options);
     CreateResult result;
     try (writer) {
-      options.progress().started(sources.size(),
+      options.settings().progress().started(sources.size(),
           sources.stream().mapToLong(Source::length).sum());
       writer.addSources(sources.iterator(), false);
       result = finish(writer, start);
@@ -65,14 +65,14 @@ public final class ArchiveCreator {
    */
   static int capacity(WriterOptions options, long blockSize) throws LimitExceededException {
     int fits = IndexFileWriter.capacityFor(blockSize);
-    if (options.bucketCapacity() == 0) {
+    if (options.layout().bucketCapacity() == 0) {
       return Math.min(DEFAULT_BUCKET_CAPACITY, fits);
     }
-    if (options.bucketCapacity() > fits) {
-      throw new LimitExceededException("bucket capacity " + options.bucketCapacity()
+    if (options.layout().bucketCapacity() > fits) {
+      throw new LimitExceededException("bucket capacity " + options.layout().bucketCapacity()
           + " does not fit an index file in one block of " + blockSize + " bytes (at most "
           + fits + ")");
     }
-    return options.bucketCapacity();
+    return options.layout().bucketCapacity();
   }
 }

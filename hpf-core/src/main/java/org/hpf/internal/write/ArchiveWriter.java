@@ -143,7 +143,8 @@ public final class ArchiveWriter implements AutoCloseable {
     if (storage.rootExistsNonEmpty()) {
       throw new ArchiveExistsException(storage.location());
     }
-    long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
+    long blockSize = options.layout().blockSize() > 0 ? options.layout()
+        .blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
     storage.mkdirs(Manifest.DIR);
     // Only its owner reads the archive until its first commit sets who else may.
@@ -152,11 +153,11 @@ public final class ArchiveWriter implements AutoCloseable {
       storage.setRootAccess(given.without(0077));
     }
     WriterLock lock = WriterLock.acquire(storage, "create");
-    ExecutorService pool = WriterThreads.pool(options.threads());
+    ExecutorService pool = WriterThreads.pool(options.settings().threads());
     try {
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
       return new ArchiveWriter(conf, lock.fence(storage), options, lock, pool, null,
-          new NewArchive(id, capacity, blockSize, options.partSize(), given));
+          new NewArchive(id, capacity, blockSize, options.layout().partSize(), given));
     } catch (IOException | RuntimeException | Error e) {
       pool.shutdownNow();
       lock.release();
@@ -172,8 +173,9 @@ public final class ArchiveWriter implements AutoCloseable {
 
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
-    return HdfsIntegration.storage(archive.getFileSystem(conf), archive, options.replication(),
-        options.partSize(), options.hdfs());
+    return HdfsIntegration.storage(archive.getFileSystem(conf), archive,
+        (short) options.layout().replication(),
+        options.layout().partSize(), options.settings());
   }
 
   /**
@@ -185,11 +187,11 @@ public final class ArchiveWriter implements AutoCloseable {
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
-    if (options.breakLock()) {
+    if (options.settings().breakLock()) {
       WriterLock.breakStale(storage);
     }
     WriterLock lock = WriterLock.acquire(storage, "writer");
-    ExecutorService pool = WriterThreads.pool(options.threads());
+    ExecutorService pool = WriterThreads.pool(options.settings().threads());
     try {
       ArchiveStorage fenced = lock.fence(storage);
       Recovery.Report report = Recovery.run(fenced, options, pool);
@@ -277,8 +279,10 @@ public final class ArchiveWriter implements AutoCloseable {
   private MemberAccess defaultAccess() throws IOException {
     MemberAccess known = defaultAccess;
     if (known == null) {
-      known = options.defaultAccess() != null ? options.defaultAccess()
-          : MemberAccess.defaultFor(conf);
+      known = options.settings().defaultAccess().orElse(null);
+      if (known == null) {
+        known = MemberAccess.defaultFor(conf);
+      }
       defaultAccess = known;
     }
     return known;
@@ -374,7 +378,7 @@ public final class ArchiveWriter implements AutoCloseable {
                 manifest.bucketCapacity(), manifest.blockSize(), manifest.partSize()),
             this::defaultAccess);
       }
-      options.progress().phase("merging");
+      options.settings().progress().phase("merging");
     }
     return addition;
   }
@@ -413,10 +417,10 @@ public final class ArchiveWriter implements AutoCloseable {
   public void addTree(List<Path> sourceRoots, ExistingNames existing) throws IOException {
     checkOpen();
     SourceSurvey.Totals survey = survey(sourceRoots, existing);
-    options.progress().started(survey.files() - skipped, survey.bytes());
+    options.settings().progress().started(survey.files() - skipped, survey.bytes());
     addition();
     java.util.Iterator<Source> sources = com.google.common.collect.Iterators.filter(
-        new SourceWalker(conf, sourceRoots, options.symlinks(), new SourceLinks()),
+        new SourceWalker(conf, sourceRoots, options.settings().symlinks(), new SourceLinks()),
         options::includes);
     if (existing == ExistingNames.SKIP_IDENTICAL) {
       // The survey found every member of these names identical to its source.
@@ -433,7 +437,7 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /** Adds sources already collected, merged by the writer's threads. */
   void addSources(java.util.Iterator<Source> sources, boolean replace) throws IOException {
-    Semaphore slots = new Semaphore(options.threads() * 2);
+    Semaphore slots = new Semaphore(options.settings().threads() * 2);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     try {
       while (failure.get() == null && sources.hasNext()) {
@@ -451,8 +455,8 @@ public final class ArchiveWriter implements AutoCloseable {
           }
         });
       }
-      slots.acquire(options.threads() * 2);
-      slots.release(options.threads() * 2);
+      slots.acquire(options.settings().threads() * 2);
+      slots.release(options.settings().threads() * 2);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted while adding sources");
@@ -471,8 +475,8 @@ public final class ArchiveWriter implements AutoCloseable {
   /** Waits until every task given slots has finished. */
   private void awaitQuietly(Semaphore slots) {
     try {
-      slots.acquire(options.threads() * 2);
-      slots.release(options.threads() * 2);
+      slots.acquire(options.settings().threads() * 2);
+      slots.release(options.settings().threads() * 2);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -607,7 +611,7 @@ public final class ArchiveWriter implements AutoCloseable {
       addition = null;
       dropped.abort();
       if (manifest != null) {
-        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+        GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
       }
     }
   }
@@ -659,7 +663,7 @@ public final class ArchiveWriter implements AutoCloseable {
       clashes.throwIfAny(storage.location());
     }
     try {
-      options.progress().started(sources.size(),
+      options.settings().progress().started(sources.size(),
           sources.stream().mapToLong(Source::length).sum());
       addition();
       addSources(sources.iterator(), replace);
@@ -706,7 +710,7 @@ public final class ArchiveWriter implements AutoCloseable {
       // The parts it copies into belong to no generation until the commit: collected on failure.
       Compactor.Outcome outcome = collectOnFailure(() -> Compactor.run(storage, manifest,
           current, commit, minLiveFraction, nextPartId(storage, manifest), manifest.partSize(),
-          options.progress()));
+          options.settings().progress()));
       GenerationCommit.Result result = collectOnFailure(() -> commit.commit(pool));
       return finish(result, List.of(), 0, 0, 0, outcome.bytesWritten(), outcome.partsWritten(),
           outcome.partsRemoved(), start);
@@ -739,7 +743,7 @@ public final class ArchiveWriter implements AutoCloseable {
       throw e;
     } catch (IOException | RuntimeException | Error e) {
       try {
-        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+        GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
       } catch (IOException | RuntimeException cleanup) {
         e.addSuppressed(cleanup);
       }
@@ -804,7 +808,7 @@ public final class ArchiveWriter implements AutoCloseable {
       LOG.warn("could not close the reader of the previous generation: {}", e.toString());
     }
     try {
-      GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
     } catch (IOException | RuntimeException e) {
       warnings.add("generation " + committed.generation() + " committed, but removing files "
           + "no generation needs failed (the next writer retries): " + e);

@@ -11,7 +11,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.hdfs.HdfsOptions;
+import org.hpf.WriteSettings;
 import org.hpf.internal.read.HpfReader;
 
 /**
@@ -72,8 +72,8 @@ final class ArchivedCopies {
         String name = ArchiveLayout.part(id);
         BlockStoragePolicySpi policy = dfs.getStoragePolicy(new Path(archive, name));
         partProblems.put(id, policy != null
-            && HdfsOptions.LAZY_PERSIST.equals(policy.getName())
-            ? "its archived copy is in " + name + ", a " + HdfsOptions.LAZY_PERSIST
+            && WriteSettings.LAZY_PERSIST.equals(policy.getName())
+            ? "its archived copy is in " + name + ", a " + WriteSettings.LAZY_PERSIST
                 + " file that a DataNode restart can lose" : null);
       }
       return partProblems.get(id);

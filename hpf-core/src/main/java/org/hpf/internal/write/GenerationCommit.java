@@ -114,7 +114,7 @@ final class GenerationCommit implements AutoCloseable {
     this.storage = storage;
     this.hasher = options.hasher(hashAlgorithm);
     this.hashAlgorithm = hashAlgorithm;
-    this.threads = options.threads();
+    this.threads = options.settings().threads();
     this.checkNesting = options.checkNesting();
     this.id = id;
     this.base = base;
@@ -131,7 +131,7 @@ final class GenerationCommit implements AutoCloseable {
         parts.put(part.id(), new PartStats(part.length(), part.liveEntries(), part.liveBytes()));
       }
     }
-    Scratch scratch = Scratch.in(options.scratchDirectory());
+    Scratch scratch = Scratch.in(options.settings().scratchDirectory());
     this.names = new ExternalSorter(scratch, "names", GenerationCommit::compareNames);
     ExternalSorter sorter = null;
     try {

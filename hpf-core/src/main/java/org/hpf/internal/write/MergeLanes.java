@@ -24,7 +24,7 @@ import org.hpf.internal.io.ArchiveStorage;
 final class MergeLanes {
   /** One part being written, its unjournaled batch and its live counts. */
   private final class Lane {
-    final EntryEncoder encoder = new EntryEncoder(options.compression(),
+    final EntryEncoder encoder = new EntryEncoder(options.settings().compression(),
         options.hasher(journal.header().hashAlgorithm()));
     final List<JournalEntry> batch = new ArrayList<>();
     PartWriter part;

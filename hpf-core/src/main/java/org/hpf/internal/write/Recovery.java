@@ -133,7 +133,8 @@ public final class Recovery {
     List<String> warnings = new ArrayList<>();
     int deleted = leftovers;
     try {
-      deleted += GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+      deleted += GarbageCollector.collect(storage, options.settings()
+          .retainGenerations(), Set.of());
     } catch (IOException | RuntimeException e) {
       if (forward == null || !forward.rolledForward) {
         throw e;
@@ -252,7 +253,8 @@ public final class Recovery {
     protect.add(journalName);
     parts.keySet().forEach(id -> protect.add(ArchiveLayout.part(id)));
     // Files of the dead writer's unfinished commit would collide with the ones written now.
-    int deleted = GarbageCollector.collect(storage, options.retainGenerations(), protect);
+    int deleted = GarbageCollector.collect(storage, options.settings()
+        .retainGenerations(), protect);
 
     ArchiveId id = scan.archiveId();
     long blockSize = base == null ? header.blockSize() : base.blockSize();
@@ -315,7 +317,7 @@ public final class Recovery {
       } catch (DuplicateNameException | HashCollisionException e) {
         // The writer would have failed this commit itself: roll back, as its abort would have.
         storage.delete(journalName);
-        int collected = GarbageCollector.collect(storage, options.retainGenerations(),
+        int collected = GarbageCollector.collect(storage, options.settings().retainGenerations(),
             Set.of());
         return new Report(0, false, committed, 0, invalid.size(), scan.tornTail(), 0,
             deleted + collected + 1, e.getMessage(), List.of());

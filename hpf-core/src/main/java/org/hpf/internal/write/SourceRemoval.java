@@ -24,7 +24,7 @@ import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.access.Readers;
 import org.hpf.fs.HpfFileChecksum;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.hdfs.HdfsOptions;
+import org.hpf.WriteSettings;
 import org.hpf.internal.read.HpfReader;
 
 /**
@@ -89,10 +89,10 @@ public final class SourceRemoval {
    *
    * @throws IllegalArgumentException when the options ask for LAZY_PERSIST parts
    */
-  public static void requireDurableParts(HdfsOptions hdfs) {
+  public static void requireDurableParts(WriteSettings hdfs) {
     if (hdfs.lazyPersist()) {
       throw new IllegalArgumentException("--delete-sources needs parts that are durable on"
-          + " disk, and " + HdfsOptions.LAZY_PERSIST + " parts are not (a DataNode restart can"
+          + " disk, and " + WriteSettings.LAZY_PERSIST + " parts are not (a DataNode restart can"
           + " lose them before HDFS saves them to disk): write the parts with another storage"
           + " policy, or keep the sources");
     }

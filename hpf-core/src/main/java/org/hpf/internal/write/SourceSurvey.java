@@ -53,7 +53,7 @@ final class SourceSurvey {
   static Totals run(Configuration conf, List<Path> roots, WriterOptions options,
       String archive, Members members, Visitor visitor, AccessPlan access) throws IOException {
     SourceLinks links = new SourceLinks();
-    SourceWalker walker = new SourceWalker(conf, roots, options.symlinks(), links);
+    SourceWalker walker = new SourceWalker(conf, roots, options.settings().symlinks(), links);
     if (access != null) {
       walker.trackingReaders();
     }
@@ -62,7 +62,7 @@ final class SourceSurvey {
     Clashes clashes = new Clashes();
     boolean checkDuplicates = roots.size() > 1;
     try (ExternalSorter names = checkDuplicates
-        ? new ExternalSorter(Scratch.in(options.scratchDirectory()), "sources",
+        ? new ExternalSorter(Scratch.in(options.settings().scratchDirectory()), "sources",
             WritableComparator::compareBytes)
         : null) {
       while (walker.hasNext()) {

@@ -94,7 +94,8 @@ public final class StagedChange implements AutoCloseable {
     if (storage.rootExistsNonEmpty()) {
       throw new ArchiveExistsException(storage.location());
     }
-    long blockSize = options.blockSize() > 0 ? options.blockSize() : storage.defaultBlockSize();
+    long blockSize = options.layout().blockSize() > 0 ? options.layout()
+        .blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
     storage.mkdirs(Manifest.DIR);
     // Only its owner reads the archive until the listing has decided who else may.
@@ -107,7 +108,8 @@ public final class StagedChange implements AutoCloseable {
     ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
     StagedChange change = start(conf, archive, lock.fence(storage), options, lock,
         new StagedPlan(token, id, new JournalHeader(JournalHeader.CREATE, false,
-            options.newArchiveAlgorithm(), 0, capacity, blockSize, options.partSize()), 0));
+            options.newArchiveAlgorithm(), 0, capacity, blockSize, options.layout()
+                .partSize()), 0));
     change.given = given;
     return change;
   }
@@ -119,13 +121,13 @@ public final class StagedChange implements AutoCloseable {
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
-    if (options.breakLock()) {
+    if (options.settings().breakLock()) {
       WriterLock.breakStale(storage);
     }
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged append " + token);
     storage = lock.fence(storage);
-    ExecutorService pool = WriterThreads.pool(options.threads());
+    ExecutorService pool = WriterThreads.pool(options.settings().threads());
     try {
       Recovery.run(storage, options, pool);
       long generation = Recovery.committedGeneration(storage);
@@ -150,6 +152,13 @@ public final class StagedChange implements AutoCloseable {
     StagedChange change = new StagedChange(conf, archive, storage, options, lock, plan);
     try {
       storage.mkdirs(stagingName(plan));
+      // The listing names every source: only the archiving user (whose tasks merge them)
+      // reads the staged work, whoever may read the archive.
+      Path staging = change.stagingDirectory();
+      FileSystem fs = staging.getFileSystem(conf);
+      if (fs.getFileStatus(staging).getPermission().toShort() != 0700) {
+        fs.setPermission(staging, new org.apache.hadoop.fs.permission.FsPermission((short) 0700));
+      }
       return change;
     } catch (IOException | RuntimeException | Error e) {
       change.close();
@@ -160,8 +169,9 @@ public final class StagedChange implements AutoCloseable {
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
     FileSystem fs = archive.getFileSystem(conf);
-    return HdfsIntegration.storage(fs, fs.makeQualified(archive), options.replication(),
-        options.partSize(), options.hdfs());
+    return HdfsIntegration.storage(fs, fs.makeQualified(archive),
+        (short) options.layout().replication(),
+        options.layout().partSize(), options.settings());
   }
 
   private static String stagingName(StagedPlan plan) {
@@ -226,8 +236,10 @@ public final class StagedChange implements AutoCloseable {
           : Manifest.read(storage, plan.header().baseGeneration());
       accesses = new AccessClasses(base);
       baseAccesses = accesses.all().size();
-      defaultAccess = options.defaultAccess() != null ? options.defaultAccess()
-          : MemberAccess.defaultFor(conf);
+      defaultAccess = options.settings().defaultAccess().orElse(null);
+      if (defaultAccess == null) {
+        defaultAccess = MemberAccess.defaultFor(conf);
+      }
     }
     return accesses.idOf(source.access() != null ? source.access() : defaultAccess);
   }
@@ -258,7 +270,7 @@ public final class StagedChange implements AutoCloseable {
     JournalHeader header = plan.header();
     Manifest base = header.baseGeneration() == 0 ? null
         : Manifest.read(storage, header.baseGeneration());
-    ExecutorService pool = WriterThreads.pool(options.threads());
+    ExecutorService pool = WriterThreads.pool(options.settings().threads());
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
         header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(),
         options)) {
@@ -385,7 +397,7 @@ public final class StagedChange implements AutoCloseable {
       committed = Manifest.read(storage, newest);
       removeStaging();
       try {
-        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+        GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
       } catch (IOException e) {
         warn("generation " + newest + " committed, but removing files no generation needs "
             + "failed (the next change retries): " + e);
@@ -450,7 +462,7 @@ public final class StagedChange implements AutoCloseable {
     try {
       removeStaging();
       if (!plan.creates()) {
-        GarbageCollector.collect(storage, options.retainGenerations(), Set.of());
+        GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
       } else if (Recovery.committedGeneration(storage) == 0) {
         storage.deleteRoot(); // under the lock, which confirms that it was not taken over
       }

@@ -1,131 +1,86 @@
 package org.hpf.internal.write;
 
-import org.hpf.Compression;
-import org.hpf.MemberAccess;
-import org.hpf.ProgressListener;
-import org.hpf.SymlinkPolicy;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.hpf.ArchiveSettings;
+import org.hpf.WriteSettings;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.NameHasher;
-import org.hpf.internal.hdfs.HdfsOptions;
 
 /**
- * How an archive is written. Immutable; build with {@link #builder()}. Zero for block size,
- * replication or bucket capacity means "derive a default" (see each getter).
+ * What the engine's writers are given: the public layout of a new archive
+ * ({@link ArchiveSettings}) and the public settings of a writer ({@link WriteSettings}), each
+ * setting defined and checked there once, plus what only the engine sets: the owner an
+ * administrator's split writes for, and hooks for tests. Immutable; build with
+ * {@link #builder()}.
  */
 public final class WriterOptions {
   /** Members up to this size are read into memory and may be compressed; larger ones stream raw. */
   public static final int COMPRESS_LIMIT = 16 << 20;
 
-  private final int threads;
-  private final long partSize;
-  private final long blockSize;
-  private final short replication;
-  private final int bucketCapacity;
-  private final Compression compression;
+  private static final WriterOptions DEFAULTS = builder().build();
+
+  private final ArchiveSettings layout;
+  private final WriteSettings settings;
+  private final String owner;
   private final int journalBatchFiles;
   private final long journalBatchBytes;
-  private final ProgressListener progress;
   private final NameHasher hasher;
   private final ArchiveId archiveId;
-  private final int retainGenerations;
-  private final boolean breakLock;
-  private final boolean allowAccessLoss;
-  private final HdfsOptions hdfs;
-  private final java.nio.file.Path scratchDirectory;
   private final boolean checkNesting;
-  private final SymlinkPolicy symlinks;
-  private final MemberAccess defaultAccess;
-  private final String owner;
 
   private WriterOptions(Builder b) {
+    this.layout = b.layout;
+    this.settings = b.settings.build();
     this.owner = b.owner;
-    this.checkNesting = b.checkNesting;
-    this.symlinks = b.symlinks;
-    this.defaultAccess = b.defaultAccess;
-    this.scratchDirectory = b.scratchDirectory;
-    this.hdfs = b.hdfs;
-    this.retainGenerations = b.retainGenerations;
-    this.breakLock = b.breakLock;
-    this.allowAccessLoss = b.allowAccessLoss;
-    this.threads = b.threads;
-    this.partSize = b.partSize;
-    this.blockSize = b.blockSize;
-    this.replication = b.replication;
-    this.bucketCapacity = b.bucketCapacity;
-    this.compression = b.compression;
     this.journalBatchFiles = b.journalBatchFiles;
     this.journalBatchBytes = b.journalBatchBytes;
-    this.progress = b.progress;
     this.hasher = b.hasher;
     this.archiveId = b.archiveId;
+    this.checkNesting = b.checkNesting;
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder holding a public layout and writer settings (test hooks at their defaults). */
-  public static Builder builder(org.hpf.ArchiveSettings layout, org.hpf.WriteSettings settings) {
-    return builder()
-        .partSize(layout.partSize())
-        .bucketCapacity(layout.bucketCapacity())
-        .blockSize(layout.blockSize())
-        .replication(layout.replication())
-        .threads(settings.threads())
-        .compression(settings.compression())
-        .progress(settings.progress())
-        .symlinks(settings.symlinks())
-        .defaultAccess(settings.defaultAccess().orElse(null))
-        .scratchDirectory(settings.scratchDirectory())
-        .retainGenerations(settings.retainGenerations())
-        .breakLock(settings.breakLock())
-        .allowAccessLoss(settings.allowAccessLoss())
-        .hdfs(HdfsOptions.of(settings));
+  /** A builder holding a public layout and writer settings (hooks at their defaults). */
+  public static Builder builder(ArchiveSettings layout, WriteSettings settings) {
+    return builder().layout(layout).settings(settings);
+  }
+
+  /** The options of a public layout and writer settings. */
+  public static WriterOptions of(ArchiveSettings layout, WriteSettings settings) {
+    return builder(layout, settings).build();
   }
 
   public static WriterOptions defaults() {
-    return builder().build();
+    return DEFAULTS;
   }
 
-  /** False only in tests that need names a writer refuses (see {@link NestingCheck}). */
-  boolean checkNesting() {
-    return checkNesting;
+  /** The layout a create gives the archive (an append reads it from the archive instead). */
+  public ArchiveSettings layout() {
+    return layout;
   }
 
-  /** Merge threads, each writing its own part file. Default: cores, at least 2. */
-  public int threads() {
-    return threads;
-  }
-
-  /** Size at which a part file rolls over to the next. Default 1 GiB. */
-  public long partSize() {
-    return partSize;
+  /** How the writer works: threads, compression, progress, access, HDFS features. */
+  public WriteSettings settings() {
+    return settings;
   }
 
   /**
-   * Block size of part and index files; 0 = the storage's default (on HDFS the cluster's
-   * {@code dfs.blocksize} kept between partSize/8 and partSize/2: docs/HDFS.md).
+   * The user the archive is made for, or null: only sources this user owns are added, and who
+   * may read the archive is decided as if it were theirs (the caller gives it to them once it
+   * is written: see {@code org.hpf.internal.admin.OwnerSplit}).
    */
-  public long blockSize() {
-    return blockSize;
+  public String owner() {
+    return owner;
   }
 
-  /** Replication of the archive's files; 0 = the file system's default. */
-  public short replication() {
-    return replication;
-  }
-
-  /**
-   * Most records per bucket; 0 = 65,536 ({@link ArchiveCreator#DEFAULT_BUCKET_CAPACITY}), or as
-   * many as fit one block if fewer ({@code IndexFileWriter#capacityFor}). A writer holds about
-   * 100 bytes per record of a bucket for each thread while it indexes.
-   */
-  public int bucketCapacity() {
-    return bucketCapacity;
-  }
-
-  public Compression compression() {
-    return compression;
+  /** True when a walked source is one this writer adds (see {@link #owner()}). */
+  boolean includes(Source source) {
+    return owner == null || (source.access() != null && owner.equals(source.access().owner()));
   }
 
   /** A merge thread flushes its part and journals its records after this many members... */
@@ -136,10 +91,6 @@ public final class WriterOptions {
   /** ...or after this many bytes, whichever comes first. */
   public long journalBatchBytes() {
     return journalBatchBytes;
-  }
-
-  public ProgressListener progress() {
-    return progress;
   }
 
   /** The hasher a test set, or null: then each archive's own (see {@link #hasher(int)}). */
@@ -162,85 +113,56 @@ public final class WriterOptions {
     return archiveId;
   }
 
-  /**
-   * Generations whose files a commit keeps (the newest included): a reader opened on a
-   * generation keeps working until this many newer generations are committed. Default 2.
-   */
-  public int retainGenerations() {
-    return retainGenerations;
+  /** False only in tests that need names a writer refuses (see {@link NestingCheck}). */
+  boolean checkNesting() {
+    return checkNesting;
   }
 
-  /** Whether opening a writer removes a lock left by a writer that died. Default false. */
-  public boolean breakLock() {
-    return breakLock;
+  /** A builder holding these options. */
+  public Builder toBuilder() {
+    Builder b = builder(layout, settings);
+    b.owner = owner;
+    b.journalBatchFiles = journalBatchFiles;
+    b.journalBatchBytes = journalBatchBytes;
+    b.hasher = hasher;
+    b.archiveId = archiveId;
+    b.checkNesting = checkNesting;
+    return b;
   }
 
-  /** Whether a change goes ahead when its archive would take access from users. */
-  public boolean allowAccessLoss() {
-    return allowAccessLoss;
-  }
-
-  /** Storage policy of parts, LazyPersist, cache pinning: used only on HDFS (docs/HDFS.md). */
-  public HdfsOptions hdfs() {
-    return hdfs;
-  }
-
-  /**
-   * Local directory where the writer spills sorted runs of names and index records, so that its
-   * heap does not grow with the number of members (about 100 bytes per member, removed when the
-   * writer commits or aborts). Default: {@code java.io.tmpdir}.
-   */
-  public java.nio.file.Path scratchDirectory() {
-    return scratchDirectory;
-  }
-
-  /** Single-use builder of {@link WriterOptions}. */
-  /** What walking source trees does with symbolic links (default {@link SymlinkPolicy#SKIP}). */
-  public SymlinkPolicy symlinks() {
-    return symlinks;
-  }
-
-  /** What members added without their own access record, or null for the writing user's. */
-  public MemberAccess defaultAccess() {
-    return defaultAccess;
-  }
-
-  /**
-   * The user the archive is made for, or null: only sources this user owns are added, and who
-   * may read the archive is decided as if it were theirs (the caller gives it to them once it
-   * is written: see {@code org.hpf.internal.admin.OwnerSplit}).
-   */
-  public String owner() {
-    return owner;
-  }
-
-  /** True when a walked source is one this writer adds (see {@link #owner()}). */
-  boolean includes(Source source) {
-    return owner == null || (source.access() != null && owner.equals(source.access().owner()));
-  }
-
+  /** Builder of {@link WriterOptions}; it may build several, each with what it held then. */
   public static final class Builder {
-    private int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-    private long partSize = 1L << 30;
-    private long blockSize;
-    private short replication;
-    private int bucketCapacity;
-    private Compression compression = Compression.AUTO;
+    private ArchiveSettings layout = ArchiveSettings.defaults();
+    private WriteSettings.Builder settings = WriteSettings.builder();
+    private String owner;
     private int journalBatchFiles = 512;
     private long journalBatchBytes = 8L << 20;
-    private ProgressListener progress = ProgressListener.NONE;
     private NameHasher hasher;
     private ArchiveId archiveId;
-    private int retainGenerations = 2;
-    private boolean breakLock;
-    private boolean allowAccessLoss;
-    private HdfsOptions hdfs = HdfsOptions.defaults();
-    private java.nio.file.Path scratchDirectory =
-        org.hpf.internal.write.spill.Scratch.defaultDirectory();
     private boolean checkNesting = true;
-    private SymlinkPolicy symlinks = SymlinkPolicy.SKIP;
-    private MemberAccess defaultAccess;
-    private String owner;
+
+    private Builder() {}
+
+    public Builder layout(ArchiveSettings value) {
+      this.layout = Objects.requireNonNull(value);
+      return this;
+    }
+
+    /** Changes the layout: {@code change} returns it changed (e.g. {@code l -> l.withPartSize}). */
+    public Builder layout(UnaryOperator<ArchiveSettings> change) {
+      return layout(change.apply(layout));
+    }
+
+    public Builder settings(WriteSettings value) {
+      this.settings = value.toBuilder();
+      return this;
+    }
+
+    /** Changes the writer settings: {@code change} sets what it changes on their builder. */
+    public Builder settings(Consumer<WriteSettings.Builder> change) {
+      change.accept(settings);
+      return this;
+    }
 
     /** Only sources of {@code value}, for an archive that becomes theirs (see {@link #owner()}). */
     public Builder owner(String value) {
@@ -248,104 +170,7 @@ public final class WriterOptions {
       return this;
     }
 
-    /** The access of members added without one (null: the writing user's). */
-    public Builder defaultAccess(MemberAccess value) {
-      this.defaultAccess = value;
-      return this;
-    }
-
-    /** What walking source trees does with symbolic links. */
-    public Builder symlinks(SymlinkPolicy value) {
-      this.symlinks = java.util.Objects.requireNonNull(value);
-      return this;
-    }
-
-    /** Local directory for the writer's sorted runs (see {@link #scratchDirectory()}). */
-    public Builder scratchDirectory(java.nio.file.Path value) {
-      this.scratchDirectory = java.util.Objects.requireNonNull(value);
-      return this;
-    }
-
-    /** How the writer uses HDFS features; ignored on other file systems. */
-    public Builder hdfs(HdfsOptions value) {
-      this.hdfs = java.util.Objects.requireNonNull(value);
-      return this;
-    }
-
-    public Builder retainGenerations(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("at least the newest generation is kept: " + value);
-      }
-      this.retainGenerations = value;
-      return this;
-    }
-
-    /** Go ahead with a change that takes users' access to their own files from them. */
-    public Builder allowAccessLoss(boolean value) {
-      this.allowAccessLoss = value;
-      return this;
-    }
-
-    /**
-     * Remove a stale {@code _lock} when opening a writer. Only for a lock whose holder is known
-     * to be dead (its host and pid are in the lock and in the error): two live writers on one
-     * archive can lose data.
-     */
-    public Builder breakLock(boolean value) {
-      this.breakLock = value;
-      return this;
-    }
-
-    public Builder threads(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("threads must be at least 1: " + value);
-      }
-      this.threads = value;
-      return this;
-    }
-
-    public Builder partSize(long value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("part size must be positive: " + value);
-      }
-      if (value > org.hpf.internal.format.IndexRecord.MAX_OFFSET + 1) {
-        // Entries start below the part size, and a record holds offsets below 2^40.
-        throw new IllegalArgumentException("part size " + value + " is above 1 TiB, the"
-            + " format's limit");
-      }
-      this.partSize = value;
-      return this;
-    }
-
-    public Builder blockSize(long value) {
-      if (value < 0 || value % 512 != 0) {
-        throw new IllegalArgumentException("block size must be a multiple of 512: " + value);
-      }
-      this.blockSize = value;
-      return this;
-    }
-
-    public Builder replication(int value) {
-      if (value < 0 || value > Short.MAX_VALUE) {
-        throw new IllegalArgumentException("bad replication " + value);
-      }
-      this.replication = (short) value;
-      return this;
-    }
-
-    public Builder bucketCapacity(int value) {
-      if (value < 0) {
-        throw new IllegalArgumentException("bucket capacity must not be negative: " + value);
-      }
-      this.bucketCapacity = value;
-      return this;
-    }
-
-    public Builder compression(Compression value) {
-      this.compression = java.util.Objects.requireNonNull(value);
-      return this;
-    }
-
+    /** How often merge threads journal (tests force many small batches). */
     public Builder journalBatch(int files, long bytes) {
       if (files < 1 || bytes < 1) {
         throw new IllegalArgumentException("journal batch must be positive");
@@ -355,17 +180,12 @@ public final class WriterOptions {
       return this;
     }
 
-    public Builder progress(ProgressListener value) {
-      this.progress = java.util.Objects.requireNonNull(value);
-      return this;
-    }
-
     /**
      * Testing only: hash names with {@code value} instead of the archive's algorithm; readers
      * must be given the same hasher.
      */
     public Builder hasher(NameHasher value) {
-      this.hasher = java.util.Objects.requireNonNull(value);
+      this.hasher = Objects.requireNonNull(value);
       return this;
     }
 

@@ -145,8 +145,8 @@ public class ArchivingHpfFileSystem extends HpfFileSystem {
   }
 
   private WriterOptions writerOptions() {
-    return WriterOptions.builder().threads(1).partSize(1 << 20)
-        .compression(getConf().getEnum(COMPRESSION_KEY, Compression.NONE)).build();
+    return WriterOptions.builder().settings(s -> s.threads(1).compression(getConf()
+        .getEnum(COMPRESSION_KEY, Compression.NONE))).layout(l -> l.withPartSize(1 << 20)).build();
   }
 
   /** Refuses a path below a file (create and mkdirs must fail there). */

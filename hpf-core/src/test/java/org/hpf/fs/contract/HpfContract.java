@@ -60,7 +60,7 @@ public class HpfContract extends AbstractFSContract {
     // Directories found by reading the names (HpfFileSystemTest covers the directory set).
     conf.setInt(HpfFileSystem.DIRECTORY_SET_KEY, 0);
     ArchiveCreator.create(conf, new Path(archive.toURI()), List.of(),
-        WriterOptions.builder().threads(1).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
     fs = FileSystem.get(URI.create("hpf://viewfs-" + table + "/"), conf);
   }
 

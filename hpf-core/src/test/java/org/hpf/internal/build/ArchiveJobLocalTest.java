@@ -63,7 +63,8 @@ class ArchiveJobLocalTest {
   }
 
   private WriterOptions options() {
-    return WriterOptions.builder().threads(2).partSize(64 << 10).build();
+    return WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withPartSize(64 << 10))
+        .build();
   }
 
   @Test
@@ -343,7 +344,7 @@ class ArchiveJobLocalTest {
 
     // An operator breaks the stale lock: recovery removes the staged work...
     org.hpf.internal.write.ArchiveWriter.recover(conf, archive,
-        WriterOptions.builder().breakLock(true).build());
+        WriterOptions.builder().settings(s -> s.breakLock(true)).build());
     assertFalse(JobSources.entries(fs, archive).contains(ArchiveLayout.STAGING));
     // ...and the dead driver's job can no longer commit it.
     org.hpf.HpfException refused = assertThrows(org.hpf.HpfException.class,

@@ -70,7 +70,8 @@ class ArchiveJobYarnTest {
   }
 
   private static WriterOptions options() {
-    return WriterOptions.builder().threads(2).partSize(1 << 20).build();
+    return WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withPartSize(1 << 20))
+        .build();
   }
 
   /** Stops the first attempt of the second task dead (as a killed container) midway. */

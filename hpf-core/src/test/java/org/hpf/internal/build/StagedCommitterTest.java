@@ -105,7 +105,8 @@ class StagedCommitterTest {
   }
 
   private static WriterOptions options(int threads) {
-    return WriterOptions.builder().threads(threads).partSize(32 << 10).build();
+    return WriterOptions.builder().settings(s -> s.threads(threads))
+        .layout(l -> l.withPartSize(32 << 10)).build();
   }
 
   private JobContextImpl jobContext() {

@@ -42,7 +42,7 @@ class ColdGetCostTest {
     Path archive = new Path(dfs.fileSystem().getUri().toString() + "/cold-get.hpf");
     Configuration conf = dfs.configuration();
     ArchiveCreator.create(conf, archive, List.of(HdfsTesting.local(sources)),
-        WriterOptions.builder().threads(1).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
     String name = files.keySet().iterator().next();
     Path plain = new Path(dfs.fileSystem().getUri().toString() + "/cold-get-plain");
     try (var out = dfs.fileSystem().create(plain)) {

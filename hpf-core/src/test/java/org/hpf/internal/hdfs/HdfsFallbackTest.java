@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import static org.hpf.internal.hdfs.HdfsTesting.assertArchive;
 import static org.hpf.internal.hdfs.HdfsTesting.local;
 import static org.hpf.internal.hdfs.HdfsTesting.parts;
@@ -41,8 +42,9 @@ class HdfsFallbackTest {
     Configuration conf = dfs.configuration();
     Map<String, byte[]> files = writeSources(sources, "fb", 200, 100, 20_000, 11);
     Path archive = fs.makeQualified(new Path("/fallback/plain.hpf"));
-    WriterOptions options = WriterOptions.builder().blockSize(1 << 20).partSize(2 << 20)
-        .hdfs(HdfsOptions.builder().lazyPersist(true).cachePool("hpf-fallback").build())
+    WriterOptions options = WriterOptions.builder()
+        .settings(s -> s.partStoragePolicy((true) ? org.hpf.WriteSettings.LAZY_PERSIST : null)
+        .cachePool("hpf-fallback")).layout(l -> l.withBlockSize(1 << 20).withPartSize(2 << 20))
         .build();
     CreateResult created = ArchiveCreator.create(conf, archive, List.of(local(sources)),
         options);
@@ -50,7 +52,7 @@ class HdfsFallbackTest {
     HdfsReport report = created.hdfs();
     assertTrue(report.distributed());
     HdfsReport.Parts parts = report.parts();
-    assertEquals(HdfsOptions.LAZY_PERSIST, parts.requestedPolicy());
+    assertEquals(WriteSettings.LAZY_PERSIST, parts.requestedPolicy());
     assertNull(parts.appliedPolicy(), report.describe());
     assertTrue(parts.fallback().contains("landed on DISK"), parts.fallback());
     assertEquals(0, parts.blocksInRamDisk());

@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -55,15 +56,17 @@ public final class HdfsFeaturesMeasurement {
 
       // Create: alternate plain and LazyPersist, 5 runs each after a warm-up pair, archive
       // deleted after each run.
-      WriterOptions.Builder base = WriterOptions.builder().partSize(64 * MIB).threads(2);
+      WriterOptions.Builder base = WriterOptions.builder().settings(s -> s.threads(2))
+          .layout(l -> l.withPartSize(64 * MIB));
       long[] plain = new long[5];
       long[] lazy = new long[5];
       String lazyReport = null;
       for (int run = 0; run <= plain.length; run++) {
         for (boolean lazyPersist : new boolean[] {false, true}) {
           Path archive = new Path("/measure/create-" + run + "-" + lazyPersist + ".hpf");
-          WriterOptions options = base.hdfs(HdfsOptions.builder().lazyPersist(lazyPersist)
-              .pinIndex(false).build()).build();
+          String policy = lazyPersist ? WriteSettings.LAZY_PERSIST : null;
+          WriterOptions options = base.settings(s -> s.partStoragePolicy(policy)
+              .pinIndex(false)).build();
           long start = System.nanoTime();
           CreateResult result = ArchiveCreator.create(conf, archive, List.of(sources), options);
           long millis = (System.nanoTime() - start) / 1_000_000;
@@ -93,12 +96,12 @@ public final class HdfsFeaturesMeasurement {
 
       Path archive = new Path("/measure/reads.hpf");
       ArchiveCreator.create(conf, archive, List.of(sources),
-          base.hdfs(HdfsOptions.builder().pinIndex(false).build()).build());
+          base.settings(s -> s.pinIndex(false)).build());
       CachePinning.unpin(fs, archive, "hpf");
       try (HpfReader reader = HpfReader.open(fs, archive,
           ReaderOptions.defaults().withOpenAllFiles(true))) {
         measure("hpf get, index not pinned", names, gets, reader::get, cluster);
-        HdfsReport.Pinning pinning = CachePinning.pin(fs, archive, HdfsOptions.defaults());
+        HdfsReport.Pinning pinning = CachePinning.pin(fs, archive, WriteSettings.defaults());
         long waitStart = System.nanoTime();
         CacheStatus status;
         do {

@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import static org.hpf.internal.hdfs.HdfsTesting.assertArchive;
 import static org.hpf.internal.hdfs.HdfsTesting.clientRpcs;
 import static org.hpf.internal.hdfs.HdfsTesting.local;
@@ -89,7 +90,8 @@ class HdfsIntegrationTest {
 
   private static WriterOptions.Builder small() {
     // 1 MiB blocks and 3 MiB parts: parts of a few blocks from a few MiB of members.
-    return WriterOptions.builder().blockSize(1 << 20).partSize(3 << 20).threads(2);
+    return WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withBlockSize(1 << 20)
+        .withPartSize(3 << 20));
   }
 
   /**
@@ -125,8 +127,8 @@ class HdfsIntegrationTest {
       }
     };
     // One thread: parts fill to 3 MiB in order, so the first is 3 blocks.
-    WriterOptions lazy = small().threads(1).progress(beforeCommit)
-        .hdfs(HdfsOptions.builder().lazyPersist(true).build()).build();
+    WriterOptions lazy = small().settings(s -> s.threads(1).progress(beforeCommit))
+        .settings(s -> s.partStoragePolicy(true ? WriteSettings.LAZY_PERSIST : null)).build();
     CreateResult created = ArchiveCreator.create(conf, archive, List.of(local(dir)), lazy);
     if (failure.get() != null) {
       throw failure.get();
@@ -146,7 +148,7 @@ class HdfsIntegrationTest {
 
     HdfsReport report = created.hdfs();
     assertTrue(report.distributed());
-    assertEquals(HdfsOptions.LAZY_PERSIST, report.parts().appliedPolicy());
+    assertEquals(WriteSettings.LAZY_PERSIST, report.parts().appliedPolicy());
     assertNull(report.parts().fallback());
     assertEquals(created.parts(), report.parts().parts());
     assertEquals(merged.size(), report.parts().blocks());
@@ -175,7 +177,7 @@ class HdfsIntegrationTest {
     List<Path> appendParts = new ArrayList<>(parts(fs, archive));
     appendParts.removeAll(lazyParts);
     assertEquals(appended.partsWritten(), appendParts.size());
-    assertEquals(HdfsOptions.LAZY_PERSIST, appended.hdfs().parts().appliedPolicy());
+    assertEquals(WriteSettings.LAZY_PERSIST, appended.hdfs().parts().appliedPolicy());
     for (Path part : lazyParts) {
       FileStatus status = fs.getFileStatus(part);
       assertEquals(modified.get(part), status.getModificationTime() * 31 + status.getLen(),
@@ -228,7 +230,7 @@ class HdfsIntegrationTest {
     File dir = new File(sources, "pinned");
     Map<String, byte[]> files = writeSources(dir, "pin", 400, 100, 3_000, 3);
     Path archive = archive("pinned");
-    WriterOptions options = small().bucketCapacity(64).build();
+    WriterOptions options = small().layout(l -> l.withBucketCapacity(64)).build();
     CreateResult created = ArchiveCreator.create(conf, archive, List.of(local(dir)), options);
     HdfsReport.Pinning pinning = created.hdfs().pinning();
     assertNotNull(pinning);
@@ -274,7 +276,7 @@ class HdfsIntegrationTest {
   }
 
   private static HdfsStorage storage(Path archive) {
-    return new HdfsStorage(fs, archive, (short) 0, 0, HdfsOptions.defaults());
+    return new HdfsStorage(fs, archive, (short) 0, 0, WriteSettings.defaults());
   }
 
   private static CacheStatus awaitCached(Path archive) throws Exception {
@@ -302,7 +304,7 @@ class HdfsIntegrationTest {
     File dir = new File(sources, "rpc");
     Map<String, byte[]> files = writeSources(dir, "rpc", 600, 100, 20_000, 5);
     Path archive = archive("rpc");
-    WriterOptions options = small().bucketCapacity(100).build();
+    WriterOptions options = small().layout(l -> l.withBucketCapacity(100)).build();
     CreateResult created = ArchiveCreator.create(conf, archive, List.of(local(dir)), options);
     File moreDir = new File(sources, "rpc-more");
     Map<String, byte[]> more = writeSources(moreDir, "more", 40, 100, 20_000, 6);
@@ -382,9 +384,9 @@ class HdfsIntegrationTest {
     Path noPool = fs.makeQualified(new Path(home, "no-pool.hpf"));
     CreateResult[] results = alice.doAs((PrivilegedExceptionAction<CreateResult[]>) () -> {
       CreateResult a = ArchiveCreator.create(conf, noWrite, List.of(local(dir)),
-          small().hdfs(HdfsOptions.builder().cachePool("admins-only").build()).build());
+          small().settings(s -> s.cachePool("admins-only")).build());
       CreateResult b = ArchiveCreator.create(conf, noPool, List.of(local(dir)),
-          small().hdfs(HdfsOptions.builder().cachePool("alices-pool").build()).build());
+          small().settings(s -> s.cachePool("alices-pool")).build());
       return new CreateResult[] {a, b};
     });
     HdfsReport.Pinning denied = results[0].hdfs().pinning();
@@ -412,7 +414,8 @@ class HdfsIntegrationTest {
     Map<String, byte[]> files = writeSources(dir, "r1", 200, 1_000, 20_000, 9);
     Path archive = archive("reboot-one");
     CreateResult created = ArchiveCreator.create(conf, archive, List.of(local(dir)),
-        small().replication(3).hdfs(HdfsOptions.builder().lazyPersist(true).build()).build());
+        small().layout(l -> l.withReplication(3))
+            .settings(s -> s.partStoragePolicy(true ? WriteSettings.LAZY_PERSIST : null)).build());
     assertTrue(created.hdfs().parts().blocksInRamDisk() > 0, created.hdfs().describe());
     List<String> names = new ArrayList<>(files.keySet());
     AtomicBoolean stop = new AtomicBoolean();
@@ -466,9 +469,10 @@ class HdfsIntegrationTest {
     Path durable = archive("durable");
     Path lazy = archive("lazy-replication-1");
     CreateResult plain = ArchiveCreator.create(conf, durable, List.of(local(dir)),
-        small().replication(1).build());
+        small().layout(l -> l.withReplication(1)).build());
     CreateResult risky = ArchiveCreator.create(conf, lazy, List.of(local(dir)),
-        small().replication(1).hdfs(HdfsOptions.builder().lazyPersist(true).build()).build());
+        small().layout(l -> l.withReplication(1))
+            .settings(s -> s.partStoragePolicy(true ? WriteSettings.LAZY_PERSIST : null)).build());
     assertNull(plain.hdfs().parts().requestedPolicy());
     assertFalse(plain.hdfs().parts().durabilityNotKnown());
     for (int ram : ramDiskReplicasPerBlock(fs, parts(fs, durable))) {

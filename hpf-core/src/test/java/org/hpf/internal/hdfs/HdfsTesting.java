@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -80,7 +81,7 @@ final class HdfsTesting {
   /** The part files of the archive's newest generation, by absolute path. */
   static List<Path> parts(FileSystem fs, Path archive) throws IOException {
     HdfsStorage storage = new HdfsStorage((org.apache.hadoop.hdfs.DistributedFileSystem) fs,
-        archive, (short) 0, 0, HdfsOptions.defaults());
+        archive, (short) 0, 0, WriteSettings.defaults());
     Manifest manifest = Manifest.read(storage, HpfReader.newestGeneration(storage));
     List<Path> parts = new ArrayList<>();
     for (Manifest.PartInfo part : manifest.parts()) {

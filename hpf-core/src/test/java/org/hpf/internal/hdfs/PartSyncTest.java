@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -54,13 +55,13 @@ class PartSyncTest {
     DistributedFileSystem fs = dfs.fileSystem();
     Path root = new Path("/sync-" + System.nanoTime());
     HdfsStorage hdfs = new HdfsStorage(fs, new Path(root, "hdfs.hpf"), (short) 1, 0,
-        HdfsOptions.defaults());
+        WriteSettings.defaults());
     long merged = fsyncsOfAPart(dfs, hdfs, true);
     assertTrue(merged >= BLOCKS, "fsyncs of a merged part of " + BLOCKS + " blocks: " + merged);
     long compacted = fsyncsOfAPart(dfs, hdfs, false);
     assertTrue(compacted >= BLOCKS, "fsyncs of a part of " + BLOCKS + " blocks: " + compacted);
     HdfsStorage withPolicy = new HdfsStorage(fs, new Path(root, "policy.hpf"), (short) 1, 0,
-        HdfsOptions.builder().partStoragePolicy("HOT").build());
+        WriteSettings.builder().partStoragePolicy("HOT").build());
     long policy = fsyncsOfAPart(dfs, withPolicy, true);
     assertTrue(policy >= BLOCKS, "fsyncs of a part with a storage policy: " + policy);
     HadoopStorage plain = new HadoopStorage(fs, new Path(root, "plain.hpf"), (short) 1);

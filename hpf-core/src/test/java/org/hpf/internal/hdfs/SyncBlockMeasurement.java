@@ -46,8 +46,8 @@ public final class SyncBlockMeasurement {
       Path archive = new Path("/measure/a" + round + ".hpf");
       long start = System.nanoTime();
       org.hpf.internal.write.ArchiveCreator.create(conf, archive, java.util.List.of(sources),
-          org.hpf.internal.write.WriterOptions.builder().threads(2).partSize(256L * MIB)
-              .build());
+          org.hpf.internal.write.WriterOptions.builder().settings(s -> s.threads(2))
+              .layout(l -> l.withPartSize(256L * MIB)).build());
       if (round > 0) {
         seconds += (System.nanoTime() - start) / 1e9;
       }

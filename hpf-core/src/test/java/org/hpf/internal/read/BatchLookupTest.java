@@ -36,7 +36,8 @@ class BatchLookupTest {
     RandomFiles.write(tmp.resolve("new"), "n", 300, 50, 10);
     Configuration conf = new Configuration();
     Path archive = new Path(tmp.resolve("b.hpf").toUri());
-    WriterOptions options = WriterOptions.builder().threads(1).bucketCapacity(400).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(1))
+        .layout(l -> l.withBucketCapacity(400)).build();
     ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())), options);
     try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, options)) {
       writer.append(List.of(new Path(tmp.resolve("more").toUri())), true);
@@ -89,7 +90,7 @@ class BatchLookupTest {
   @Test
   void aDamagedRecordFailsOnlyTheLookupsThatNeedIt() throws IOException {
     TreeMap<String, byte[]> files = RandomFiles.archive(tmp, "d.hpf", "d", 500, 50, 21,
-        WriterOptions.builder().threads(1).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
     Configuration conf = new Configuration();
     Path archive = new Path(tmp.resolve("d.hpf").toUri());
     List<String> names = new ArrayList<>(files.keySet());

@@ -52,7 +52,7 @@ class ChunkedEntryTest {
     }
     ArchiveCreator.create(new Configuration(), hadoop(archive),
         List.of(new org.apache.hadoop.fs.Path(src.toUri())),
-        WriterOptions.builder().threads(1).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
     return bytes;
   }
 

@@ -42,7 +42,8 @@ class ConcurrentReadsTest {
   @Test
   void differentBucketsLoadInParallelAndEachFileOpensOnce() throws Exception {
     TreeMap<String, byte[]> files = RandomFiles.archive(tmp, "c.hpf", "f", 1500, 300, 3,
-        WriterOptions.builder().threads(2).bucketCapacity(64).partSize(64 << 10).build());
+        WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withBucketCapacity(64)
+            .withPartSize(64 << 10)).build());
     Configuration conf = new Configuration();
     Path archive = new Path(tmp.resolve("c.hpf").toUri());
 

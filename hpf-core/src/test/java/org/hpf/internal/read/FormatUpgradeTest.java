@@ -48,7 +48,8 @@ class FormatUpgradeTest {
   @Test
   void statAndExistsOfANewArchiveReadOnlyTheIndex() throws IOException {
     TreeMap<String, byte[]> files = RandomFiles.archive(tmp, "s.hpf", "s", 300, 700, 3,
-        WriterOptions.builder().threads(1).bucketCapacity(64).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).layout(l -> l.withBucketCapacity(64))
+            .build());
     Path archive = new Path(tmp.resolve("s.hpf").toUri());
     ReadCountingStorage storage = counting(archive);
     try (HpfReader reader = HpfReader.open(storage, ReaderOptions.defaults())) {

@@ -31,7 +31,8 @@ class RecordCacheTest {
   @BeforeEach
   void createArchive() throws IOException {
     files = RandomFiles.archive(tmp, "r.hpf", "m", 400, 500, 5,
-        WriterOptions.builder().threads(1).bucketCapacity(50).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).layout(l -> l.withBucketCapacity(50))
+            .build());
     archive = new Path(tmp.resolve("r.hpf").toUri());
     fs = archive.getFileSystem(new Configuration());
   }

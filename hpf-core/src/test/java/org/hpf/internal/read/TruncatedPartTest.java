@@ -37,7 +37,7 @@ class TruncatedPartTest {
     Configuration conf = new Configuration();
     Path archive = new Path(tmp.resolve("x.hpf").toUri());
     ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
-        WriterOptions.builder().threads(1).build());
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
 
     // Cut the part in the middle of some member's entry.
     String cutMember;
@@ -92,7 +92,8 @@ class TruncatedPartTest {
     Configuration conf = new Configuration();
     Path archive = new Path(tmp.resolve("y.hpf").toUri());
     ArchiveCreator.create(conf, archive, List.of(new Path(tmp.resolve("src").toUri())),
-        WriterOptions.builder().threads(1).compression(org.hpf.Compression.NONE).build());
+        WriterOptions.builder().settings(s -> s.threads(1).compression(org.hpf.Compression.NONE))
+            .build());
     java.nio.file.Path part = tmp.resolve("y.hpf").resolve(ArchiveLayout.part(0));
 
     try (HpfReader reader = HpfReader.open(conf, archive)) {

@@ -32,8 +32,8 @@ class ConcurrentAddsTest {
   @Test
   void addsRightAfterACommitShareOneReader() throws Exception {
     Path archive = new Path(tmp.resolve("a.hpf").toUri());
-    WriterOptions options = WriterOptions.builder().threads(2).bucketCapacity(16)
-        .partSize(4096).build();
+    WriterOptions options = WriterOptions.builder().settings(s -> s.threads(2))
+        .layout(l -> l.withBucketCapacity(16).withPartSize(4096)).build();
     int rounds = 15;
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try (ArchiveWriter writer = ArchiveWriter.create(CONF, archive, options)) {

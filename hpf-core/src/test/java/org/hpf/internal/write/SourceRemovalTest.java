@@ -78,7 +78,8 @@ class SourceRemovalTest {
     Path root = new Path(tmp.resolve("src").toUri());
     Map<String, byte[]> files = tree(fs, root, 60, 1);
     Path archive = new Path(tmp.resolve("a.hpf").toUri());
-    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder().threads(2).build());
+    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder()
+        .settings(s -> s.threads(2)).build());
 
     byte[] changed = files.get("d1/s1/f1").clone();
     changed[0] ^= 1; // same length, other bytes
@@ -130,7 +131,8 @@ class SourceRemovalTest {
     Path root = fs.makeQualified(new Path("/removal-" + System.nanoTime()));
     Map<String, byte[]> files = tree(fs, root, 80, 3);
     Path archive = fs.makeQualified(new Path(root.getParent(), root.getName() + ".hpf"));
-    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder().threads(2).build());
+    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder()
+        .settings(s -> s.threads(2)).build());
 
     ContentSummary before = fs.getContentSummary(root);
     SourceRemoval.Result dry = SourceRemoval.run(conf, archive, List.of(root), DRY);
@@ -200,7 +202,8 @@ class SourceRemovalTest {
     Path root = new Path(tmp.resolve("src").toUri());
     Map<String, byte[]> files = tree(fs, root, 12, 4);
     Path archive = new Path(tmp.resolve("a.hpf").toUri());
-    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder().threads(2).build());
+    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder()
+        .settings(s -> s.threads(2)).build());
 
     SourceRemoval.Result run = SourceRemoval.run(conf, archive, List.of(root), RUN, file -> {
       if (named(file, "d1/s1/f1")) {
@@ -228,7 +231,8 @@ class SourceRemovalTest {
     Path root = new Path(tmp.resolve("src").toUri());
     tree(fs, root, 12, 5);
     Path archive = new Path(tmp.resolve("a.hpf").toUri());
-    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder().threads(2).build());
+    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder()
+        .settings(s -> s.threads(2)).build());
     damageMember(conf, archive, "d1/s1/f1");
 
     SourceRemoval.Result dry = SourceRemoval.run(conf, archive, List.of(root), DRY);
@@ -266,7 +270,8 @@ class SourceRemovalTest {
     Path root = fs.makeQualified(new Path("/changed-" + System.nanoTime()));
     Map<String, byte[]> files = tree(fs, root, 12, 6);
     Path archive = fs.makeQualified(new Path(root.getParent(), root.getName() + ".hpf"));
-    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder().threads(2).build());
+    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder()
+        .settings(s -> s.threads(2)).build());
     byte[] differs = files.get("d3/s0/f3").clone();
     differs[0] ^= 1;
     write(fs, new Path(root, "d3/s0/f3"), differs); // same length, other bytes, before the run
@@ -320,7 +325,7 @@ class SourceRemovalTest {
       assertTrue(checksum.getAlgorithmName().endsWith("CRC32"), checksum.getAlgorithmName());
       Path archive = fs.makeQualified(new Path(root.getParent(), root.getName() + ".hpf"));
       ArchiveCreator.create(conf, archive, List.of(root),
-          WriterOptions.builder().threads(2).build());
+          WriterOptions.builder().settings(s -> s.threads(2)).build());
       byte[] differs = files.get("d2/s2/f2").clone();
       differs[differs.length - 1] ^= 1;
       write(fs, new Path(root, "d2/s2/f2"), differs);
@@ -345,7 +350,8 @@ class SourceRemovalTest {
     Path archive = fs.makeQualified(new Path(root.getParent(), root.getName() + ".hpf"));
     fs.mkdirs(archive);
     fs.setStoragePolicy(archive, "LAZY_PERSIST");
-    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder().threads(1).build());
+    ArchiveCreator.create(conf, archive, List.of(root), WriterOptions.builder()
+        .settings(s -> s.threads(1)).build());
 
     SourceRemoval.Result run = SourceRemoval.run(conf, archive, List.of(root), RUN);
     assertEquals(0, run.filesDeleted(), kept(run));

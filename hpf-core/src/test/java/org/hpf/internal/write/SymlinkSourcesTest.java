@@ -45,7 +45,7 @@ class SymlinkSourcesTest {
 
   private CreateResult create(Path src, String name, SymlinkPolicy policy) throws IOException {
     return ArchiveCreator.create(conf, hadoop(tmp.resolve(name)), List.of(hadoop(src)),
-        WriterOptions.builder().threads(1).symlinks(policy).build());
+        WriterOptions.builder().settings(s -> s.threads(1).symlinks(policy)).build());
   }
 
   private static org.apache.hadoop.fs.Path hadoop(Path path) {
@@ -62,7 +62,7 @@ class SymlinkSourcesTest {
   @Test
   void skippedByDefaultAndCounted() throws IOException {
     CreateResult result = ArchiveCreator.create(conf, hadoop(tmp.resolve("a.hpf")),
-        List.of(hadoop(tree(true))), WriterOptions.builder().threads(1).build());
+        List.of(hadoop(tree(true))), WriterOptions.builder().settings(s -> s.threads(1)).build());
     assertEquals(List.of("f1", "f2", "sub/x"), names("a.hpf"));
     assertEquals(3, result.links().skippedCount()); // link-file, link-dir, sub/up
     assertEquals(0, result.links().followedCount());

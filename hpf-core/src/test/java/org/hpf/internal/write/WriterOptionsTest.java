@@ -1,10 +1,13 @@
 package org.hpf.internal.write;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.hpf.ArchiveSettings;
+import org.hpf.WriteSettings;
 import org.hpf.internal.format.NameHasher;
 import org.junit.jupiter.api.Test;
 
@@ -12,11 +15,29 @@ import org.junit.jupiter.api.Test;
 class WriterOptionsTest {
   @Test
   void partSizeIsPositiveAndAtMostOneTebibyte() {
-    assertEquals(1L << 40, WriterOptions.builder().partSize(1L << 40).build().partSize());
+    WriterOptions largest = WriterOptions.builder().layout(l -> l.withPartSize(1L << 40)).build();
+    assertEquals(1L << 40, largest.layout().partSize());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> WriterOptions.builder().partSize((1L << 40) + 1));
+        () -> ArchiveSettings.defaults().withPartSize((1L << 40) + 1));
     assertTrue(e.getMessage().contains("1 TiB"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> WriterOptions.builder().partSize(0));
+    assertThrows(IllegalArgumentException.class,
+        () -> ArchiveSettings.defaults().withPartSize(0));
+  }
+
+  @Test
+  void theEngineTakesThePublicSettingsWhole() {
+    WriteSettings settings = WriteSettings.builder().threads(3).pinIndex(false)
+        .allowAccessLoss(true).build();
+    ArchiveSettings layout = ArchiveSettings.defaults().withBucketCapacity(100);
+    WriterOptions options = WriterOptions.of(layout, settings);
+    assertEquals(layout, options.layout());
+    assertEquals(settings.toString(), options.settings().toString());
+    // A change through the engine's builder keeps every other setting.
+    WriterOptions changed = options.toBuilder().settings(s -> s.threads(5)).build();
+    assertEquals(5, changed.settings().threads());
+    assertFalse(changed.settings().pinIndex());
+    assertTrue(changed.settings().allowAccessLoss());
+    assertEquals(100, changed.layout().bucketCapacity());
   }
 
   @Test

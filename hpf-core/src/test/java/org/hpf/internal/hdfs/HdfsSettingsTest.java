@@ -1,5 +1,6 @@
 package org.hpf.internal.hdfs;
 
+import org.hpf.WriteSettings;
 import static org.hpf.internal.hdfs.HdfsTesting.local;
 import static org.hpf.internal.hdfs.HdfsTesting.writeSources;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,8 +25,8 @@ import org.hpf.internal.write.WriterOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** HDFS options and what happens off HDFS; no cluster. */
-class HdfsOptionsTest {
+/** The HDFS settings of a writer and what happens off HDFS; no cluster. */
+class HdfsSettingsTest {
   private static final long MIB = 1 << 20;
 
   @TempDir
@@ -46,18 +47,19 @@ class HdfsOptionsTest {
 
   @Test
   void builderChecksAndNormalizes() {
-    HdfsOptions options = HdfsOptions.builder().partStoragePolicy(" lazy_persist ")
+    WriteSettings options = WriteSettings.builder().partStoragePolicy(" lazy_persist ")
         .cachePool("p").cacheTtl(Duration.ofHours(1)).cacheReplication(2).build();
     assertTrue(options.lazyPersist());
     assertEquals(2, options.cacheReplication());
-    assertNull(HdfsOptions.defaults().partStoragePolicy());
-    assertTrue(HdfsOptions.defaults().pinIndex());
-    assertEquals("hpf", HdfsOptions.defaults().cachePool());
-    assertThrows(IllegalArgumentException.class, () -> HdfsOptions.builder().cachePool(" "));
+    assertNull(WriteSettings.defaults().partStoragePolicy());
+    assertTrue(WriteSettings.defaults().pinIndex());
+    assertEquals("hpf", WriteSettings.defaults().cachePool());
+    assertThrows(IllegalArgumentException.class, () -> WriteSettings.builder().cachePool(" "));
     assertThrows(IllegalArgumentException.class,
-        () -> HdfsOptions.builder().cacheTtl(Duration.ZERO));
-    assertThrows(IllegalArgumentException.class, () -> HdfsOptions.builder().cacheReplication(0));
-    assertEquals(HdfsOptions.defaults(), WriterOptions.defaults().hdfs());
+        () -> WriteSettings.builder().cacheTtl(Duration.ZERO));
+    assertThrows(IllegalArgumentException.class, () -> WriteSettings.builder().cacheReplication(0));
+    assertEquals(WriteSettings.defaults().toString(),
+        WriterOptions.defaults().settings().toString());
   }
 
   /** On the local file system everything HDFS is skipped, and the results say so. */
@@ -68,7 +70,8 @@ class HdfsOptionsTest {
     Path archive = local(new File(dir, "a.hpf"));
     Configuration conf = new Configuration();
     WriterOptions options = WriterOptions.builder()
-        .hdfs(HdfsOptions.builder().lazyPersist(true).build()).build();
+        .settings(s -> s.partStoragePolicy((true) ? org.hpf.WriteSettings.LAZY_PERSIST : null))
+        .build();
     CreateResult created = ArchiveCreator.create(conf, archive, List.of(local(sources)),
         options);
     assertTrue(created.hdfs().skipped());
