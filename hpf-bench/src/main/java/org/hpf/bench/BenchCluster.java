@@ -179,17 +179,26 @@ public final class BenchCluster implements Closeable {
   /**
    * Bytes the embedded DataNodes have written to their disks since they started, summed: the
    * DataNodes' own BytesWritten metric (every replica a pipeline stores counts on its DataNode),
-   * or -1 when the cluster is not in this JVM. The metric has no public getter, so its counter
-   * is read directly; on a real cluster it is each DataNode's /jmx DataNodeActivity BytesWritten.
+   * or -1 when the cluster is not in this JVM. On a real cluster it is each DataNode's /jmx
+   * DataNodeActivity BytesWritten.
    */
   public long dataNodeBytesWritten() {
+    return dataNodeCounter("bytesWritten");
+  }
+
+  /**
+   * A counter of the embedded DataNodes' activity metrics since they started, summed (such as
+   * {@code bytesWritten}, {@code bytesRead}, {@code blocksRead}), or -1 when the cluster is not
+   * in this JVM. The metrics have no public getters, so the counter is read directly.
+   */
+  public long dataNodeCounter(String field) {
     if (mini == null) {
       return -1;
     }
     long total = 0;
     try {
       java.lang.reflect.Field counter = org.apache.hadoop.hdfs.server.datanode.metrics
-          .DataNodeMetrics.class.getDeclaredField("bytesWritten");
+          .DataNodeMetrics.class.getDeclaredField(field);
       counter.setAccessible(true);
       for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : mini.getDataNodes()) {
         total += ((org.apache.hadoop.metrics2.lib.MutableCounterLong) counter

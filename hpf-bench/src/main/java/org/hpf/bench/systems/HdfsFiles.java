@@ -35,10 +35,19 @@ public final class HdfsFiles implements BenchSystem {
   /** Cumulative upload time after the first N files. */
   private final TreeMap<Integer, Long> checkpoints = new TreeMap<>();
 
+  /** Files uploaded at once: 1, as a user uploading one by one, unless set otherwise. */
+  private final int threads;
+
   public HdfsFiles(FileSystem fs, short replication, long blockSize) {
+    this(fs, replication, blockSize, 1);
+  }
+
+  /** Uploads with {@code threads} files at once (for suites that time only the reads). */
+  public HdfsFiles(FileSystem fs, short replication, long blockSize, int threads) {
     this.fs = fs;
     this.replication = replication;
     this.blockSize = blockSize;
+    this.threads = threads;
   }
 
   @Override
@@ -56,17 +65,53 @@ public final class HdfsFiles implements BenchSystem {
     }
     dataset = data;
     uploadedTo = dest;
-    List<Member> members = data.first(n);
-    byte[] buffer = new byte[64 << 10];
+    List<Member> members = data.first(n).subList(uploaded, n);
     long start = System.nanoTime();
-    for (Member m : members.subList(uploaded, n)) {
-      upload(fs, data.fileOf(m), new Path(dest, pathOf(m)), replication, blockSize, buffer);
+    if (threads == 1) {
+      byte[] buffer = new byte[64 << 10];
+      for (Member m : members) {
+        upload(fs, data.fileOf(m), new Path(dest, pathOf(m)), replication, blockSize, buffer);
+      }
+    } else {
+      uploadInParallel(data, members, dest);
     }
     uploadNanos += System.nanoTime() - start;
     uploaded = n;
     long millis = uploadNanos / 1_000_000;
     checkpoints.put(n, millis);
-    return new Creation(millis, Map.of("threads", 1));
+    return new Creation(millis, Map.of("threads", threads));
+  }
+
+  private void uploadInParallel(Dataset data, List<Member> members, Path dest)
+      throws IOException {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      List<java.util.concurrent.Future<Long>> uploads = new java.util.ArrayList<>();
+      for (int from = 0; from < members.size(); from += 100) {
+        List<Member> slice = members.subList(from, Math.min(members.size(), from + 100));
+        uploads.add(pool.submit(() -> {
+          byte[] buffer = new byte[64 << 10];
+          long bytes = 0;
+          for (Member m : slice) {
+            bytes += upload(fs, data.fileOf(m), new Path(dest, pathOf(m)), replication,
+                blockSize, buffer);
+          }
+          return bytes;
+        }));
+      }
+      for (java.util.concurrent.Future<Long> upload : uploads) {
+        upload.get();
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      com.google.common.base.Throwables.throwIfInstanceOf(e.getCause(), IOException.class);
+      throw new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while uploading");
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /**

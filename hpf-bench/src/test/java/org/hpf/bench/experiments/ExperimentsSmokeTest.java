@@ -74,8 +74,13 @@ class ExperimentsSmokeTest {
     OwnersSuite owners = new OwnersSuite();
     owners.files = 300;
     owners.fileBytes = 64;
+    ScanSuite scan = new ScanSuite();
+    scan.files = 60;
+    scan.minSize = 100;
+    scan.maxSize = 2000;
+    scan.splitMiB = 1;
     for (Experiment e : List.of(size, fileSize, model, blockSize, clients, replication, owners,
-        dataNodes)) {
+        scan, dataNodes)) {
       e.options = options;
       results.put(e.name(), e.runAndWrite(context));
     }
@@ -91,7 +96,7 @@ class ExperimentsSmokeTest {
   @Test
   void everyExperimentWritesJsonMarkdownAndChart() throws Exception {
     assertEquals(List.of("size", "file-size", "namenode-model", "block-size", "clients",
-        "replication", "owners", "datanodes"), List.copyOf(results.keySet()));
+        "replication", "owners", "scan", "datanodes"), List.copyOf(results.keySet()));
     for (String suite : results.keySet()) {
       JsonNode json = Results.mapper().readTree(new File(out, suite + ".json"));
       assertEquals(suite, json.get("suite").asText());
@@ -118,6 +123,23 @@ class ExperimentsSmokeTest {
     assertEquals(300 + 300 + 3 + 3 + 1, plain);
     assertTrue(one < split && split < 3 * one + 2, one + " then " + split);
     assertTrue(split * 10 < plain, split + " of " + plain);
+  }
+
+  @Test
+  void everyScanReadsTheSameLinesAndBytes() {
+    ExperimentResult r = results.get("scan");
+    List<Point> scans = r.points.stream().filter(p -> p.panel().equals("scan")).toList();
+    assertEquals(6, scans.size(), scans.toString());
+    Object lines = scans.get(0).details().get("lines");
+    Object bytes = scans.get(0).details().get("bytes");
+    assertTrue(((Number) bytes).longValue() > 60 * 100 / 2, bytes.toString());
+    for (Point scan : scans) {
+      assertEquals(lines, scan.details().get("lines"), scan.series());
+      assertEquals(bytes, scan.details().get("bytes"), scan.series());
+      assertTrue(scan.value() > 0, scan.series());
+    }
+    assertEquals(60, ((Number) r.point("scan", "plain files, TextInputFormat", 60).details()
+        .get("maps")).intValue(), "a task per plain file");
   }
 
   @Test
