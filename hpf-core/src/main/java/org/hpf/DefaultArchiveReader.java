@@ -163,9 +163,8 @@ final class DefaultArchiveReader implements ArchiveReader {
 
   private void readBatch(HpfReader reader, Iterator<String> names, BatchRead settings,
       MemberHandler handler) throws IOException {
-    BatchReader.read(reader, names, new BatchReader.Settings(settings.windowBytes(),
-        settings.gapBytes(), settings.threads(), settings.callerOrder(),
-        BatchReader.RangeReads.AUTO), entry -> handler.handle(new Member(entry, reader)));
+    BatchReader.read(reader, names, BatchReader.Settings.of(settings),
+        entry -> handler.handle(new Member(entry, reader)));
   }
 
   /** A batch's member, its status with the access the API reports. */

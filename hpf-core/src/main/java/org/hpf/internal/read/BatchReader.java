@@ -15,8 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.hpf.BatchRead;
 import org.hpf.CorruptArchiveException;
-import org.hpf.FileNotInArchiveException;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.io.ReadRange;
@@ -63,7 +63,13 @@ public final class BatchReader {
    * @param rangeReads how runs are read
    */
   public record Settings(long windowBytes, long gapBytes, int threads, boolean callerOrder,
-      RangeReads rangeReads) {}
+      RangeReads rangeReads) {
+    /** The API's settings, runs read as {@link RangeReads#AUTO} chooses. */
+    public static Settings of(BatchRead read) {
+      return new Settings(read.windowBytes(), read.gapBytes(), read.threads(),
+          read.callerOrder(), RangeReads.AUTO);
+    }
+  }
 
   /** Receives the members, on the caller's thread, one at a time. */
   @FunctionalInterface

@@ -486,6 +486,24 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
+   * The names of {@code names} that are not members, in their order: looked up together, as
+   * {@link #recordsOfHashes} does, and, where names with equal hashes can be made, each found
+   * record's entry name compared, as {@link #record} does.
+   */
+  public List<String> absent(List<String> names) throws IOException {
+    List<IndexRecord> records = recordsOfHashes(names);
+    List<String> absent = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      IndexRecord record = records.get(i);
+      if (record == null
+          || !hasher.collisionResistant() && !entryName(record).equals(names.get(i))) {
+        absent.add(names.get(i));
+      }
+    }
+    return absent;
+  }
+
+  /**
    * The name stored in the entry {@code record} (a record of this generation) points to. Writers
    * use it to tell a member from another name with the same 128-bit hash, which {@link #record}
    * cannot.
