@@ -146,6 +146,21 @@ class SuitesSmokeTest {
         "HPF+cache x8", "HDFS x2", "HDFS x8"), gets);
   }
 
+  /** The batch-get row: random names and a directory, each read four ways, same bytes. */
+  @Test
+  void batchGetsOfRandomNamesAndADirectory() {
+    Set<String> rows = new java.util.TreeSet<>();
+    for (Results.BatchGetResult b : results.batchGets) {
+      assertEquals(2, b.repTotalsMillis().size(), b.toString());
+      assertTrue(b.medianMillis() > 0 && b.count() > 0, b.toString());
+      rows.add(b.selection().replaceAll(" .*", "") + ": " + b.way());
+    }
+    assertEquals(Set.of("200: HPF batch", "200: HPF batch, vectored read", "200: HPF one by one",
+        "200: HDFS files, 8 threads", "directory: HPF batch", "directory: HPF batch, vectored"
+        + " read", "directory: HPF one by one", "directory: HDFS files, 8 threads"), rows);
+    assertTrue(log.contains("batch gets"), log);
+  }
+
   @Test
   void jsonMarkdownAndChartsAreWritten() throws Exception {
     JsonNode json = Results.mapper().readTree(new File(out, "results.json"));
