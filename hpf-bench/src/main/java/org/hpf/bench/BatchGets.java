@@ -32,9 +32,9 @@ import org.hpf.internal.read.ReaderOptions;
  * the same names read one by one by the same reader, and against HDFS reading the same plain
  * files with {@value #HDFS_THREADS} threads. The batch is also timed with Hadoop's vectored
  * read forced (HDFS has no native one: it reads one range after another), to choose between it
- * and parallel positioned reads by measurement. Every way takes its turn in a rotating order;
- * each repetition's total time is kept, and every member's bytes are checked against its length
- * and CRC32C after the clock stops.
+ * and parallel positioned reads by measurement, and with 2 and 8 threads rather than the
+ * default. Every way takes its turn in a rotating order; each repetition's total time is kept,
+ * and every member's bytes are checked against its length and CRC32C after the clock stops.
  */
 final class BatchGets {
   static final int COUNT = 1000;
@@ -88,7 +88,12 @@ final class BatchGets {
       BenchSystem.Reader files, Way batch) {
     Map<String, Way> ways = new TreeMap<>();
     ways.put("HPF batch", batch);
-    ways.put("HPF batch, vectored read", names -> vectored(engine, names));
+    ways.put("HPF batch, vectored read", names -> engine(engine, names, RangeReads.VECTORED,
+        BatchRead.defaults().threads()));
+    for (int threads : new int[] {2, 8}) {
+      ways.put("HPF batch, " + threads + " threads",
+          names -> engine(engine, names, RangeReads.PARALLEL, threads));
+    }
     ways.put("HPF one by one", names -> oneByOne(reader, names));
     if (files != null) {
       ways.put("HDFS files, " + HDFS_THREADS + " threads", names -> threads(files, names));
@@ -142,12 +147,13 @@ final class BatchGets {
     return got;
   }
 
-  private static Map<String, byte[]> vectored(HpfReader engine, List<String> names)
-      throws IOException {
+  /** The engine's batch read, runs read as {@code reads} says, on {@code threads} threads. */
+  private static Map<String, byte[]> engine(HpfReader engine, List<String> names,
+      RangeReads reads, int threads) throws IOException {
     Map<String, byte[]> got = new ConcurrentHashMap<>();
     BatchRead defaults = BatchRead.defaults();
     BatchReader.read(engine, names.iterator(), new BatchReader.Settings(defaults.windowBytes(),
-        defaults.gapBytes(), defaults.threads(), false, RangeReads.VECTORED),
+        defaults.gapBytes(), threads, false, reads),
         member -> got.put(member.name(), member.bytes()));
     return got;
   }
