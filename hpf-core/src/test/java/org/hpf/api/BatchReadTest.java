@@ -234,6 +234,41 @@ class BatchReadTest {
     }
   }
 
+  /**
+   * A part cut short after the reader opened it: a run that meets the end is not its members'
+   * verdict; each is read alone, those still whole are handed out, the others fail as a get of
+   * them fails.
+   */
+  @Test
+  void aRunThatFailsIsReadMemberByMember() throws IOException {
+    List<String> names = members.keySet().stream().filter(n -> n.startsWith("d/")).toList();
+    try (ArchiveReader reader = HpfArchive.openReader(archive, conf)) {
+      openEveryPart(reader);
+      IndexRecord last;
+      try (HpfReader engine = HpfReader.open(conf, archive)) {
+        last = engine.record(names.get(names.size() - 1));
+      }
+      java.nio.file.Path part = tmp.resolve("a.hpf").resolve(ArchiveLayout.part(last.part()));
+      try (RandomAccessFile file = new RandomAccessFile(part.toFile(), "rw")) {
+        file.setLength(last.offset() + 10); // the last member's entry is cut
+      }
+      String cut = names.get(names.size() - 1);
+      CorruptArchiveException single =
+          assertThrows(CorruptArchiveException.class, () -> reader.get(cut));
+      List<Got> got = readAll(reader, names, BatchRead.defaults());
+      assertEquals(names.size(), got.size());
+      List<Got> failed = got.stream().filter(g -> g.failure != null).toList();
+      assertTrue(failed.stream().anyMatch(g -> g.name.equals(cut)), failed::toString);
+      for (Got bad : failed) {
+        assertTrue(bad.failure instanceof CorruptArchiveException, bad.failure::toString);
+        assertEquals(single.getMessage().replace(cut, bad.name),
+            bad.failure.getMessage().replaceAll("offset \\d+", "offset " + last.offset()));
+      }
+      assertMembers(got.stream().filter(g -> g.failure == null).toList());
+      assertTrue(got.size() - failed.size() >= names.size() / 2, "most are still read");
+    }
+  }
+
   private void flipLastDataByte(String name) throws IOException {
     IndexRecord record;
     try (HpfReader reader = HpfReader.open(conf, archive)) {
