@@ -19,8 +19,8 @@ import org.hpf.BatchRead;
 import org.hpf.CorruptArchiveException;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.IndexRecord;
-import org.hpf.internal.io.ReadRange;
 import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ReadRange;
 
 /**
  * Reads many members at once. Names are looked up {@value #LOOKUP_NAMES} at a time
@@ -336,8 +336,10 @@ public final class BatchReader {
         if (handed < order.size()) {
           startReads(); // what was handed out made room
           Read read = awaitRead();
-          for (Run run : read.runs) {
-            ready.addAll(run.items());
+          if (!settings.callerOrder()) {
+            for (Run run : read.runs) {
+              ready.addAll(run.items());
+            }
           }
         }
       }
