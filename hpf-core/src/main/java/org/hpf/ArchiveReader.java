@@ -3,6 +3,7 @@ package org.hpf;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Collection;
 import org.apache.hadoop.fs.BlockLocation;
 
 /**
@@ -100,6 +101,55 @@ public interface ArchiveReader extends Closeable {
   default MemberIterator list() throws IOException {
     return list("");
   }
+
+  /**
+   * Reads many members at once, handing each to {@code handler} as it arrives. Their index
+   * records are looked up together; entries that lie close in one part file are read with one
+   * positioned read, and reads in different part files (or far apart) run in parallel, or as
+   * one vectored read where the file system has a native one. Memory stays within the
+   * settings' window ({@link BatchRead#windowBytes()} says what it counts, and what becomes of
+   * a member larger than it).
+   *
+   * <p>Each name gets one call of the handler, on the calling thread, in part file and offset
+   * order (names not in the archive first), or in the order given with
+   * {@link BatchRead#withCallerOrder}; a name given twice is handed out twice. A name the
+   * archive does not have is a {@link BatchMember} whose {@link BatchMember#found()} is false,
+   * and a damaged member one whose {@link BatchMember#bytes()} throws the
+   * {@link CorruptArchiveException} a get would: neither stops the others. The batch stops
+   * only when the handler throws, or a lookup in the index fails.
+   *
+   * @param names the members' names
+   * @param settings how to read: window, gaps, threads, order
+   * @param handler receives each member
+   * @throws IOException what the handler threw, or if the index cannot be read
+   */
+  void readAll(Collection<String> names, BatchRead settings, MemberHandler handler)
+      throws IOException;
+
+  /**
+   * As {@link #readAll(Collection, BatchRead, MemberHandler)}, with the default settings.
+   *
+   * @param names the members' names
+   * @param handler receives each member
+   * @throws IOException as {@link #readAll(Collection, BatchRead, MemberHandler)}
+   */
+  default void readAll(Collection<String> names, MemberHandler handler) throws IOException {
+    readAll(names, BatchRead.defaults(), handler);
+  }
+
+  /**
+   * Reads every member below a directory, as {@link #list(String)} selects them, with
+   * {@link #readAll(Collection, BatchRead, MemberHandler) readAll}: the names are streamed
+   * from the names files, so memory does not grow with the number of members; the caller's
+   * order is the listing's. Nothing below it: the handler is never called.
+   *
+   * @param directory the directory's path, without or with a trailing {@code /}
+   * @param settings how to read: window, gaps, threads, order
+   * @param handler receives each member
+   * @throws IOException what the handler threw, or if a names file or the index cannot be read
+   */
+  void readDirectory(String directory, BatchRead settings, MemberHandler handler)
+      throws IOException;
 
   /**
    * Where a member's bytes are: the blocks of its part file that hold its entry, for placing

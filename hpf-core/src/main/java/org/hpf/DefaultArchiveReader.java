@@ -4,11 +4,14 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.BlockLocation;
 import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.read.BatchEntry;
+import org.hpf.internal.read.BatchReader;
 import org.hpf.internal.read.DirectoryAccess;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
@@ -133,6 +136,78 @@ final class DefaultArchiveReader implements ArchiveReader {
       end--;
     }
     return path.substring(0, end);
+  }
+
+  @Override
+  public void readAll(Collection<String> names, BatchRead settings, MemberHandler handler)
+      throws IOException {
+    call(reader -> {
+      readBatch(reader, names.iterator(), settings, handler);
+      return null;
+    });
+  }
+
+  @Override
+  public void readDirectory(String directory, BatchRead settings, MemberHandler handler)
+      throws IOException {
+    String path = withoutTrailingSlashes(directory);
+    call(reader -> {
+      try (Stream<NameEntry> members = below(reader, path)) {
+        readBatch(reader, members.map(NameEntry::name).iterator(), settings, handler);
+      } catch (UncheckedIOException e) {
+        throw e.getCause(); // closing a names file failed
+      }
+      return null;
+    });
+  }
+
+  private void readBatch(HpfReader reader, Iterator<String> names, BatchRead settings,
+      MemberHandler handler) throws IOException {
+    BatchReader.read(reader, names, BatchReader.Settings.of(settings),
+        entry -> handler.handle(new Member(entry, reader)));
+  }
+
+  /** A batch's member, its status with the access the API reports. */
+  private final class Member implements BatchMember {
+    private final BatchEntry entry;
+    private final HpfReader reader;
+
+    Member(BatchEntry entry, HpfReader reader) {
+      this.entry = entry;
+      this.reader = reader;
+    }
+
+    @Override
+    public String name() {
+      return entry.name();
+    }
+
+    @Override
+    public boolean found() {
+      return entry.found();
+    }
+
+    @Override
+    public MemberStatus status() throws IOException {
+      EntryStatus status = entry.status();
+      return new MemberStatus(status.name(), status.length(), status.mtimeMillis(),
+          unrecorded.of(reader, status.access()));
+    }
+
+    @Override
+    public byte[] bytes() throws IOException {
+      return entry.bytes();
+    }
+
+    @Override
+    public InputStream open() throws IOException {
+      return entry.open();
+    }
+
+    @Override
+    public String toString() {
+      return entry.name();
+    }
   }
 
   @Override

@@ -38,6 +38,8 @@ import org.hpf.internal.read.RecordCacheStats;
  *
  * SequenceFile has no index: a get scans from the first record, so only {@code seqfileGets}
  * of the first repetition's names are timed for it (noted in the results).
+ *
+ * <p>Then the batch-get row ({@link BatchGets}): a thousand names read by one batch call.
  */
 final class AccessSuite {
   private final BenchCluster cluster;
@@ -156,6 +158,12 @@ final class AccessSuite {
         }
       }
     }
+    log.println("  batch gets");
+    new BatchGets(cluster, stores, config, log).run(members, got -> {
+      for (Map.Entry<String, byte[]> e : got.entrySet()) {
+        check(byName, e.getKey(), e.getValue());
+      }
+    }, n, results);
   }
 
   /**

@@ -25,6 +25,7 @@ public final class Report {
     environment(md, r);
     creation(md, r);
     access(md, r);
+    batchGets(md, r);
     stores(md, r);
     throughput(md, r);
     if (!r.notes.isEmpty()) {
@@ -77,6 +78,22 @@ public final class Report {
             c.millis() / 1e3, ratio(c.millis(), h == null ? 0 : h.millis())));
       }
       md.append('\n');
+    }
+    md.append('\n');
+  }
+
+  private static void batchGets(StringBuilder md, Results r) {
+    if (r.batchGets == null || r.batchGets.isEmpty()) {
+      return;
+    }
+    md.append("### batch gets\n\nMedian over repetitions of the time to read every name of"
+        + " the selection, warm.\n\n| names | way | ms | x one by one |\n|---|---|---:|---:|\n");
+    for (Results.BatchGetResult b : r.batchGets) {
+      double single = r.batchGets.stream().filter(o -> o.selection().equals(b.selection())
+          && o.way().equals("HPF one by one")).mapToDouble(Results.BatchGetResult::medianMillis)
+          .findFirst().orElse(Double.NaN);
+      md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f |%n", b.selection(),
+          b.way(), b.medianMillis(), single / b.medianMillis()));
     }
     md.append('\n');
   }

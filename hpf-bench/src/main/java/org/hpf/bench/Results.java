@@ -22,6 +22,7 @@ public final class Results {
   public final List<AccessResult> access = new ArrayList<>();
   public final List<StoreCount> stores = new ArrayList<>();
   public final List<ThroughputResult> throughput = new ArrayList<>();
+  public final List<BatchGetResult> batchGets = new ArrayList<>();
   public final List<String> notes = new ArrayList<>();
 
   /** Creation of one system's store of {@code files} files. */
@@ -72,6 +73,13 @@ public final class Results {
       return originalBytes == 0 ? Double.NaN : (double) logicalBytes / originalBytes;
     }
   }
+
+  /**
+   * A selection of names ({@code count} of them) read one way: each repetition's total and
+   * their median.
+   */
+  public record BatchGetResult(String selection, String way, int count,
+      List<Double> repTotalsMillis, double medianMillis) {}
 
   /** One row in the report shape of NNThroughputBenchmark. */
   public record ThroughputResult(String system, String op, String source, int threads,

@@ -146,6 +146,26 @@ class SuitesSmokeTest {
         "HPF+cache x8", "HDFS x2", "HDFS x8"), gets);
   }
 
+  /** The batch-get row: random names and a directory, each read six ways, same bytes. */
+  @Test
+  void batchGetsOfRandomNamesAndADirectory() {
+    Set<String> rows = new java.util.TreeSet<>();
+    for (Results.BatchGetResult b : results.batchGets) {
+      assertEquals(2, b.repTotalsMillis().size(), b.toString());
+      assertTrue(b.medianMillis() > 0 && b.count() > 0, b.toString());
+      rows.add(b.selection().replaceAll(" .*", "") + ": " + b.way());
+    }
+    Set<String> ways = Set.of("HPF batch", "HPF batch, vectored read", "HPF batch, 2 threads",
+        "HPF batch, 8 threads", "HPF one by one", "HDFS files, 8 threads");
+    Set<String> expected = new java.util.TreeSet<>();
+    for (String way : ways) {
+      expected.add("200: " + way);
+      expected.add("directory: " + way);
+    }
+    assertEquals(expected, rows);
+    assertTrue(log.contains("batch gets"), log);
+  }
+
   @Test
   void jsonMarkdownAndChartsAreWritten() throws Exception {
     JsonNode json = Results.mapper().readTree(new File(out, "results.json"));

@@ -1,9 +1,8 @@
 package org.hpf.cli;
 
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import org.hpf.FileNotInArchiveException;
+import org.hpf.BatchRead;
 import org.hpf.internal.read.HpfReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -14,7 +13,9 @@ import picocli.CommandLine.Parameters;
         + " given.",
         "Every name is looked up before a byte is written: a missing one fails the command"
             + " (exit code 3) with nothing written. Each member is checked against its checksum"
-            + " before a byte of it is written; on a mismatch the command stops (exit code 4)."},
+            + " before a byte of it is written; on a mismatch the command stops (exit code 4).",
+        "Members are read as a batch: close ones with one read, several reads at once, in"
+            + " memory bounded by hpf.read.batch.window.bytes."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class CatCommand extends HpfSubcommand {
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
@@ -27,21 +28,7 @@ final class CatCommand extends HpfSubcommand {
   @Override
   protected int run() throws Exception {
     try (HpfReader reader = openArchive(archive)) {
-      for (String name : names) {
-        if (!reader.exists(name)) {
-          throw new FileNotInArchiveException(reader.location(), name);
-        }
-      }
-      for (String name : names) {
-        try (InputStream in = reader.openVerified(name)) {
-          in.transferTo(out());
-        }
-        out().flush();
-        if (out().checkError()) {
-          // Whoever read our output went away (`hpf cat a.hpf x | head`): stop quietly.
-          return ExitCodes.OK;
-        }
-      }
+      MembersToOutput.write(reader, names, BatchRead.from(configuration()), out());
     }
     return ExitCodes.OK;
   }

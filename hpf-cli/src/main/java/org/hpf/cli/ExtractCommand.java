@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.hpf.BatchRead;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.InvalidNameException;
 import org.hpf.internal.format.MemberNames;
@@ -156,12 +157,13 @@ final class ExtractCommand extends HpfSubcommand {
             + " starts with '" + prefix + "'");
       }
 
-      // Pass 2: write them, in part order batch by batch, several at once.
+      // Pass 2: write them, read as batches (in part order), several at once.
       long start = System.nanoTime();
       try (Progress progress = progress("extract");
           Stream<NameEntry> selected = select(reader);
           ParallelExtraction extraction = new ParallelExtraction(reader,
-              recordedAccess(reader, archive), this::target, files, progress, workers)) {
+              recordedAccess(reader, archive), this::target, files, progress,
+              BatchRead.from(configuration()), workers)) {
         progress.started(count, bytes);
         progress.phase("extracting");
         for (Iterator<NameEntry> it = selected.iterator(); it.hasNext(); ) {

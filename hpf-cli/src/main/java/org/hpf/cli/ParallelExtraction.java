@@ -5,33 +5,36 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.Path;
-import org.hpf.FileNotInArchiveException;
-import org.hpf.internal.format.IndexRecord;
+import org.hpf.BatchRead;
 import org.hpf.internal.format.NameEntry;
+import org.hpf.internal.read.BatchEntry;
+import org.hpf.internal.read.BatchReader;
+import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
 
 /**
- * Writes members to their files with several threads. Members are taken in batches; each batch
- * is looked up in the index together, sorted by where the entries lie in the parts and
- * written in that order, so the parts are read front to back rather than in name order. The
- * first failure stops the work: members not started are not written, and it is thrown.
+ * Writes members to their files with several threads. Members are taken in batches and each
+ * batch is read as one ({@link BatchReader}: looked up together, close entries read with one
+ * read, in part order), each member checked whole before a thread writes it to its file. The
+ * members read and not yet written stay within {@link #WINDOW_BYTES}. The first failure stops
+ * the work: members not started are not written, and it is thrown.
  */
 final class ParallelExtraction implements AutoCloseable {
-  /** Members per batch: a batch's records stay in the reader's record cache until written. */
+  /** Members per batch. */
   static final int BATCH = 4096;
   /** A record cache that holds two batches' records (184 bytes each). */
   static final long RECORD_CACHE_BYTES = 4L << 20;
-
-  private record Member(NameEntry entry, IndexRecord record) {}
+  /** Checked members waiting for a thread to write them, at most (one larger waits alone). */
+  static final long WINDOW_BYTES = 64L << 20;
 
   /** Where a member's file goes (the names were checked before): safe for many threads. */
   @FunctionalInterface
@@ -44,16 +47,20 @@ final class ParallelExtraction implements AutoCloseable {
   private final RecordedAccess accesses;
   private final ExtractDestination destination;
   private final Progress progress;
+  private final BatchReader.Settings reads;
   private final ExecutorService pool;
   private final List<NameEntry> entries = new ArrayList<>(BATCH);
+  /** Bytes of members handed to the pool and not yet written. */
+  private long waiting;
 
   ParallelExtraction(HpfReader reader, RecordedAccess accesses, Targets targets,
-      ExtractDestination destination, Progress progress, int threads) {
+      ExtractDestination destination, Progress progress, BatchRead reads, int threads) {
     this.reader = reader;
     this.accesses = accesses;
     this.targets = targets;
     this.destination = destination;
     this.progress = progress;
+    this.reads = BatchReader.Settings.of(reads);
     this.pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "hpf-extract");
       thread.setDaemon(true);
@@ -75,75 +82,92 @@ final class ParallelExtraction implements AutoCloseable {
   }
 
   private void flush() throws IOException {
-    List<Member> batch = lookUp();
-    entries.clear();
-    batch.sort(Comparator.comparingInt((Member m) -> m.record.part())
-        .thenComparingLong(m -> m.record.offset()));
-    List<Callable<Void>> writes = new ArrayList<>(batch.size());
-    for (Member member : batch) {
-      writes.add(() -> {
-        String name = member.entry.name();
-        try (InputStream in = reader.open(name)) {
-          destination.write(name, targets.of(name), in, member.entry.mtimeMillis(),
-              accesses.recorded(member.record.access()));
-        }
-        progress.merged(member.entry.length());
-        return null;
-      });
-    }
-    runAll(writes);
-  }
-
-  /**
-   * The records of the queued members, looked up together (records close in a bucket are read
-   * in one run); they stay in the reader's record cache for the gets that follow.
-   */
-  private List<Member> lookUp() throws IOException {
+    Map<String, NameEntry> byName = new HashMap<>();
     List<String> names = new ArrayList<>(entries.size());
     for (NameEntry entry : entries) {
+      byName.put(entry.name(), entry);
       names.add(entry.name());
     }
-    List<IndexRecord> records = reader.recordsOfHashes(names);
-    List<Member> members = new ArrayList<>(entries.size());
-    for (int i = 0; i < entries.size(); i++) {
-      if (records.get(i) == null) {
-        throw new FileNotInArchiveException(reader.location(), names.get(i));
-      }
-      members.add(new Member(entries.get(i), records.get(i)));
+    entries.clear();
+    AtomicBoolean failed = new AtomicBoolean();
+    List<Future<Void>> writes = new ArrayList<>(names.size());
+    Throwable failure = null;
+    try {
+      BatchReader.read(reader, names.iterator(), reads, member -> {
+        EntryStatus status = member.status(); // throws what reading it met
+        NameEntry entry = byName.get(member.name());
+        long bytes = member.inMemory() ? status.length() : 0;
+        awaitRoom(bytes, failed);
+        writes.add(pool.submit(() -> write(member, entry, status, bytes, failed)));
+      });
+    } catch (IOException | RuntimeException e) {
+      failure = e;
+      failed.set(true);
     }
-    return members;
+    failure = awaitAll(writes, failed, failure);
+    if (failure != null) {
+      Throwables.throwIfInstanceOf(failure, IOException.class);
+      Throwables.throwIfUnchecked(failure);
+      throw new IOException(failure);
+    }
+  }
+
+  /** Writes one checked member to its file, unless an earlier write failed. */
+  private Void write(BatchEntry member, NameEntry entry, EntryStatus status, long bytes,
+      AtomicBoolean failed) throws IOException {
+    try {
+      if (failed.get()) {
+        return null;
+      }
+      String name = member.name();
+      try (InputStream in = member.open()) {
+        destination.write(name, targets.of(name), in, entry.mtimeMillis(),
+            accesses.recorded(status.access()));
+      }
+      progress.merged(entry.length());
+      return null;
+    } catch (IOException | RuntimeException | Error e) {
+      failed.set(true);
+      throw e;
+    } finally {
+      synchronized (this) {
+        waiting -= bytes;
+        notifyAll();
+      }
+    }
+  }
+
+  /** Waits until the members waiting to be written leave room for {@code bytes} more. */
+  private synchronized void awaitRoom(long bytes, AtomicBoolean failed) throws IOException {
+    try {
+      while (waiting > 0 && waiting + bytes > WINDOW_BYTES && !failed.get()) {
+        wait();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("extract was interrupted");
+    }
+    if (failed.get()) {
+      throw new IOException("a write failed"); // stops the batch; awaitAll has the cause
+    }
+    waiting += bytes;
   }
 
   /**
-   * Runs the tasks in order on the pool and waits for every one: after the first failure the
-   * tasks not started yet do nothing, and those running finish (a file is whole or removed)
-   * before the failure is thrown.
+   * Waits for every write handed to the pool: those running finish (a file is whole or
+   * removed). Returns the first failure: a write's, else {@code failure}.
    */
-  private void runAll(List<Callable<Void>> tasks) throws IOException {
-    AtomicBoolean failed = new AtomicBoolean();
-    List<Future<Void>> futures = new ArrayList<>(tasks.size());
-    for (Callable<Void> task : tasks) {
-      futures.add(pool.submit(() -> {
-        if (failed.get()) {
-          return null;
-        }
-        try {
-          return task.call();
-        } catch (Exception | Error e) {
-          failed.set(true);
-          throw e;
-        }
-      }));
-    }
-    Throwable failure = null;
+  private static Throwable awaitAll(List<Future<Void>> writes, AtomicBoolean failed,
+      Throwable failure) {
+    Throwable first = null;
     boolean interrupted = false;
-    for (Future<Void> future : futures) {
+    for (Future<Void> future : writes) {
       while (true) {
         try {
           future.get();
           break;
         } catch (ExecutionException e) {
-          failure = failure == null ? e.getCause() : failure;
+          first = first == null ? e.getCause() : first;
           break;
         } catch (InterruptedException e) {
           // Stop what has not started, and still wait for what runs.
@@ -157,12 +181,9 @@ final class ParallelExtraction implements AutoCloseable {
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
+      return failure;
     }
-    if (failure != null) {
-      Throwables.throwIfInstanceOf(failure, IOException.class);
-      Throwables.throwIfUnchecked(failure);
-      throw new IOException(failure);
-    }
+    return first != null ? first : failure;
   }
 
   @Override

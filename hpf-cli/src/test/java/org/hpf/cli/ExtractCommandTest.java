@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.hpf.internal.write.ForgedArchive;
+import org.hpf.testing.ReadCountingFileSystem;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +52,20 @@ class ExtractCommandTest {
           name);
     }
     assertFalse(Files.exists(out.resolve("d0/.f0.bin.crc")), "no checksum side files");
+  }
+
+  /** Members close in a part are read together: far fewer reads of the parts than members. */
+  @Test
+  void readsTheMembersAsABatch() throws IOException {
+    Path out = dir.resolve("out");
+    ReadCountingFileSystem.reset();
+    Cli.Result r = Cli.run("-Dfs.countfs.impl=" + ReadCountingFileSystem.class.getName(),
+        "-Dfs.countfs.impl.disable.cache=true", "extract",
+        ReadCountingFileSystem.path(Path.of(archive)).toString(), out.toString());
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    assertTreeEquals(files, out);
+    long reads = ReadCountingFileSystem.positionedReads();
+    assertTrue(reads >= 1 && reads <= files.size() / 4, "reads of the parts: " + reads);
   }
 
   @Test

@@ -3,6 +3,7 @@ package org.hpf.cli;
 import static org.hpf.cli.TestTrees.assertFails;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -57,6 +58,32 @@ class ReadCommandsTest {
     expected.write(files.get(names.get(5)));
     assertArrayEquals(expected.toByteArray(), r.stdout());
     assertEquals("", r.stderr());
+  }
+
+  /**
+   * Several names to get are read as one batch and written as cat writes them, members larger
+   * than the batch's window (all of them, with a window of one byte) too.
+   */
+  @Test
+  void getWithSeveralNamesWritesThemInTheOrderGiven() throws IOException {
+    List<String> names = new ArrayList<>(files.keySet());
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    for (int i : new int[] {7, 1, 30, 1}) {
+      expected.write(files.get(names.get(i)));
+    }
+    for (String window : List.of("64m", "1")) {
+      Cli.Result r = Cli.run("-Dhpf.read.batch.window.bytes=" + window, "get", archive,
+          names.get(7), names.get(1), names.get(30), names.get(1));
+      assertEquals(ExitCodes.OK, r.code(), r::toString);
+      assertArrayEquals(expected.toByteArray(), r.stdout(), "window " + window);
+      assertEquals("", r.stderr());
+    }
+    Cli.Result missing = Cli.run("get", archive, names.get(3), "no/such", names.get(4));
+    assertFails(missing, ExitCodes.NOT_FOUND, "'no/such' is not in archive");
+    assertEquals(0, missing.stdout().length, "nothing written");
+    assertFails(Cli.run("get", archive, names.get(3), names.get(4), "-o",
+        dir.resolve("out").toString()), ExitCodes.USAGE, "-o <file> takes one name");
+    assertFalse(Files.exists(dir.resolve("out")));
   }
 
   @Test

@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.ArchiveReader;
 import org.hpf.ArchiveSettings;
 import org.hpf.ArchiveWriter;
+import org.hpf.BatchRead;
 import org.hpf.CommitResult;
 import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
@@ -70,6 +71,47 @@ class HpfArchiveHdfsTest {
       assertEquals(100, names.size());
       assertFalse(names.contains("logs/7"));
       assertTrue(names.contains("logs/new"));
+    }
+  }
+
+  /** A batch read on HDFS: parallel positioned reads, compressed members, a missing name. */
+  @Test
+  void readsManyMembersAtOnceOnHdfs() throws IOException {
+    Configuration conf = new Configuration(MiniDfs.shared().configuration());
+    conf.set(ArchiveSettings.PART_SIZE_KEY, "64k");
+    conf.setBoolean(WriteSettings.PIN_INDEX_KEY, false);
+    conf.set(BatchRead.WINDOW_KEY, "32k");
+    Path archive = MiniDfs.shared().fileSystem().makeQualified(new Path("/api/batch.hpf"));
+    Map<String, byte[]> members = new TreeMap<>();
+    try (ArchiveWriter writer = HpfArchive.create(archive, conf)) {
+      for (int i = 0; i < 200; i++) {
+        byte[] bytes = ("line " + i + "\n").repeat(50 + i).getBytes(UTF_8);
+        members.put("logs/" + i, bytes);
+        writer.add("logs/" + i, bytes);
+      }
+      writer.commit();
+    }
+    try (ArchiveReader reader = HpfArchive.openReader(archive, conf)) {
+      Map<String, byte[]> read = new TreeMap<>();
+      List<String> order = new ArrayList<>();
+      reader.readDirectory("logs", BatchRead.from(conf).withCallerOrder(true), member -> {
+        order.add(member.name());
+        read.put(member.name(), member.bytes());
+      });
+      assertEquals(new ArrayList<>(members.keySet()), order);
+      for (String name : members.keySet()) {
+        assertArrayEquals(members.get(name), read.get(name), name);
+      }
+      List<String> missing = new ArrayList<>();
+      reader.readAll(List.of("logs/3", "logs/none", "logs/199"), BatchRead.from(conf),
+          member -> {
+            if (member.found()) {
+              assertArrayEquals(members.get(member.name()), member.bytes());
+            } else {
+              missing.add(member.name());
+            }
+          });
+      assertEquals(List.of("logs/none"), missing);
     }
   }
 

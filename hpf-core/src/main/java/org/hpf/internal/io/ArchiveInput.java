@@ -17,6 +17,25 @@ public interface ArchiveInput extends Closeable {
    */
   void readFully(long position, byte[] buffer, int offset, int length) throws IOException;
 
+  /**
+   * Whether {@link #readRanges} is served natively by the file system: one call that reads many
+   * ranges at once (Hadoop's vectored read where the stream has the capability). False for
+   * wrappers unless they say otherwise, so that what they do to {@link #readFully} applies.
+   */
+  default boolean readsVectored() {
+    return false;
+  }
+
+  /**
+   * Reads every range fully: by default one positioned read after another; natively where
+   * {@link #readsVectored}. EOFException if one passes the end of the file.
+   */
+  default void readRanges(java.util.List<ReadRange> ranges) throws IOException {
+    for (ReadRange range : ranges) {
+      readFully(range.position(), range.buffer(), 0, range.buffer().length);
+    }
+  }
+
   /** The file this one reads through, for storages that know their own kind of file. */
   default ArchiveInput unwrap() {
     return this;

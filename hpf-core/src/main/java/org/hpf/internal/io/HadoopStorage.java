@@ -1,27 +1,32 @@
 package org.hpf.internal.io;
 
 import com.google.common.base.Supplier;
+import com.google.common.base.Throwables;
 import com.google.common.base.Suppliers;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -429,6 +434,45 @@ public final class HadoopStorage implements ArchiveStorage {
           throw e;
         }
         reopen(current).readFully(position, buffer, offset, len);
+      }
+    }
+
+    /** True where the stream reads many ranges natively (not one synchronous read each). */
+    @Override
+    public boolean readsVectored() {
+      return in.hasCapability(StreamCapabilities.VECTOREDIO);
+    }
+
+    /**
+     * Hadoop's vectored read of the ranges (where the stream has no native one, Hadoop reads
+     * them one after another).
+     */
+    @Override
+    public void readRanges(List<ReadRange> ranges) throws IOException {
+      List<FileRange> wanted = new ArrayList<>(ranges.size());
+      for (ReadRange range : ranges) {
+        if (range.position() < 0 || range.position() + range.buffer().length > length) {
+          throw new EOFException(name + ": read of " + range.buffer().length + " bytes at "
+              + range.position() + " passes the end of the file (" + length + " bytes)");
+        }
+        wanted.add(FileRange.createFileRange(range.position(), range.buffer().length));
+      }
+      in.readVectored(wanted, ByteBuffer::allocate);
+      for (int i = 0; i < wanted.size(); i++) {
+        ByteBuffer data = awaitRange(wanted.get(i));
+        data.get(ranges.get(i).buffer());
+      }
+    }
+
+    private ByteBuffer awaitRange(FileRange range) throws IOException {
+      try {
+        return range.getData().get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException(name + ": read interrupted");
+      } catch (ExecutionException e) {
+        Throwables.throwIfInstanceOf(e.getCause(), IOException.class);
+        throw new IOException(name + ": vectored read failed", e.getCause());
       }
     }
 

@@ -37,6 +37,19 @@ final class EntryReader {
     }
     byte[] entry = readEntry(part, record, record.offset(), (int) record.entryLength(), name,
         archive);
+    return decode(entry, record, name, file).bytes();
+  }
+
+  /** A member's original bytes and the entry header they were checked against. */
+  record Checked(EntryHeader header, byte[] bytes) {}
+
+  /**
+   * Checks a whole entry already in memory ({@code entry}, read from {@code file} where
+   * {@code record} points) as a get does, header, chunk checksums and content checksum, and
+   * returns the original bytes.
+   */
+  static Checked decode(byte[] entry, IndexRecord record, String name, String file)
+      throws CorruptArchiveException {
     EntryHeader header = checkHeader(entry, record, name, file);
     if (header.chunked()) {
       CheckedMember.checkChunks(entry, header, file, record.offset(), name);
@@ -63,7 +76,7 @@ final class EntryReader {
     crc.update(original, 0, original.length);
     int expected = ByteBuffer.wrap(entry, entry.length - 4, 4).getInt();
     checkContent((int) crc.getValue(), expected, file, record, name);
-    return original;
+    return new Checked(header, original);
   }
 
   /** Reads and checks only the entry header (the name is known, so its length is too). */

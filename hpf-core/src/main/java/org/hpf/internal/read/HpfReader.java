@@ -199,12 +199,29 @@ public final class HpfReader implements AutoCloseable {
   /** The member's bytes; FileNotInArchiveException if absent. At most 2 GiB: else use open(). */
   public byte[] get(String name) throws IOException {
     Found found = locate(name);
+    return bytesOf(found.record, found.indexFile, name);
+  }
+
+  /** As {@link #get}, of a member whose record {@code record} a batch lookup found. */
+  byte[] get(IndexRecord record, String name) throws IOException {
+    return bytesOf(record, storage.location(), name);
+  }
+
+  private byte[] bytesOf(IndexRecord record, String indexFile, String name) throws IOException {
     try {
-      return EntryReader.readBytes(parts.partOf(found.record, found.indexFile, name),
-          found.record, name, storage.location());
+      return EntryReader.readBytes(parts.partOf(record, indexFile, name), record, name,
+          storage.location());
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }
+  }
+
+  /**
+   * The open part that holds the entry of member {@code name}, whose record a batch lookup
+   * found (a truncated part is reported as a get of that member reports it).
+   */
+  ArchiveInput partOf(IndexRecord record, String name) throws IOException {
+    return parts.partOf(record, storage.location(), name);
   }
 
   /**
@@ -215,8 +232,17 @@ public final class HpfReader implements AutoCloseable {
    */
   public InputStream open(String name) throws IOException {
     Found found = locate(name);
-    IndexRecord record = found.record;
-    var part = parts.partOf(record, found.indexFile, name);
+    return open(found.record, found.indexFile, name);
+  }
+
+  /** As {@link #open(String)}, of a member whose record {@code record} a batch lookup found. */
+  InputStream open(IndexRecord record, String name) throws IOException {
+    return open(record, storage.location(), name);
+  }
+
+  private InputStream open(IndexRecord record, String indexFile, String name)
+      throws IOException {
+    var part = parts.partOf(record, indexFile, name);
     try {
       if (record.codec() != Codec.RAW || record.originalLength() <= WHOLE_READ_LIMIT) {
         return new ByteArrayInputStream(EntryReader.readBytes(part, record, name,
@@ -303,6 +329,11 @@ public final class HpfReader implements AutoCloseable {
     return statOfEntry(name, locate(name));
   }
 
+  /** As {@link #checkedStat}, of a member whose record {@code record} a batch lookup found. */
+  EntryStatus checkedStat(IndexRecord record, String name) throws IOException {
+    return statOfEntry(name, new Found(record, storage.location()));
+  }
+
   private EntryStatus statOfEntry(String name, Found found) throws IOException {
     IndexRecord record = found.record;
     EntryHeader header;
@@ -312,15 +343,14 @@ public final class HpfReader implements AutoCloseable {
     } catch (EntryReader.OtherName e) {
       throw notAMemberOr(e, name);
     }
-    return new EntryStatus(name, header.originalLength(), header.storedLength(),
-        header.mtimeMillis(), header.codec(), record.part(), record.offset(), record.access());
+    return EntryStatus.of(header, record);
   }
 
   /**
    * The entry the hash led to holds another name: if it has the same hash, {@code name} is
    * simply not a member (the index keys on the hash alone); otherwise the archive is corrupt.
    */
-  private IOException notAMemberOr(EntryReader.OtherName e, String name) {
+  IOException notAMemberOr(EntryReader.OtherName e, String name) {
     if (hasher.hash(e.stored).equals(hasher.hash(name))) {
       return new FileNotInArchiveException(storage.location(), name);
     }
@@ -453,6 +483,24 @@ public final class HpfReader implements AutoCloseable {
       hashes.add(isMemberName(name) ? hasher.hash(name) : null);
     }
     return Arrays.asList(BatchLookup.lookUp(hashes, layers, this::bucket));
+  }
+
+  /**
+   * The names of {@code names} that are not members, in their order: looked up together, as
+   * {@link #recordsOfHashes} does, and, where names with equal hashes can be made, each found
+   * record's entry name compared, as {@link #record} does.
+   */
+  public List<String> absent(List<String> names) throws IOException {
+    List<IndexRecord> records = recordsOfHashes(names);
+    List<String> absent = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      IndexRecord record = records.get(i);
+      if (record == null
+          || !hasher.collisionResistant() && !entryName(record).equals(names.get(i))) {
+        absent.add(names.get(i));
+      }
+    }
+    return absent;
   }
 
   /**

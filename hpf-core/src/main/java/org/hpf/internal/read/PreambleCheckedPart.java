@@ -2,6 +2,7 @@ package org.hpf.internal.read;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -9,6 +10,7 @@ import java.util.concurrent.Executors;
 import org.hpf.CorruptArchiveException;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ForwardingInput;
+import org.hpf.internal.io.ReadRange;
 
 /**
  * A part file whose preamble (header and part id) is checked while its first entry is read, not
@@ -53,6 +55,18 @@ final class PreambleCheckedPart extends ForwardingInput {
   public void readFully(long position, byte[] buffer, int offset, int length)
       throws IOException {
     super.readFully(position, buffer, offset, length);
+    awaitCheck();
+  }
+
+  /** The part's own file's vectored read, when it has one: this wrapper changes no byte. */
+  @Override
+  public boolean readsVectored() {
+    return delegate.readsVectored();
+  }
+
+  @Override
+  public void readRanges(List<ReadRange> ranges) throws IOException {
+    delegate.readRanges(ranges);
     awaitCheck();
   }
 
