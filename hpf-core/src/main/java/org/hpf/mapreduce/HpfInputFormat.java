@@ -38,12 +38,13 @@ import org.hpf.internal.read.HpfReader;
  * are either archive directories ({@code hdfs://nn/data/logs.hpf}: every member) or
  * {@code hpf://} paths inside archives (a directory: the members below it; a member: that one).
  *
- * <p>Planning streams the selected names and looks each one up (one 40-byte read per member,
- * done by the client that submits the job), then keeps one group per (part, block) in memory. A
- * split is a byte range of one part; its record reader reads that range in order and returns
- * the selected members whose current entries are there, each checked against its checksum. If
- * a writer commits a new generation between planning and a task, the task fails rather than
- * read a changed archive.
+ * <p>Planning, done by the client that submits the job, reads the manifest, the names segments
+ * of the selection (each name with where its entry is; an archive of format 1 looks each name
+ * up instead, one 40-byte read per member) and the block locations of each part with selected
+ * members, and keeps one group per (part, block) in memory. A split is a byte range of one
+ * part; its record reader reads that range once, in order, and returns the selected members
+ * whose current entries are there, each checked as a get checks it. If a writer commits a new
+ * generation between planning and a task, the task fails rather than read a changed archive.
  */
 public class HpfInputFormat extends InputFormat<Text, BytesWritable> {
 

@@ -8,19 +8,24 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.hpf.LimitExceededException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.SequentialInput;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.read.EntryReader;
 import org.hpf.internal.read.HpfReader;
 
 /**
- * Reads the entries of a split's part range in order (one sequential pass) and returns each
- * selected member whose current index record points at that entry: its name and its bytes,
- * read through {@link HpfReader#get} and so checked against their checksum. Entries of deleted
- * or replaced members, and of members outside the selection, are skipped.
+ * Reads the entries of a split's part range in order, one sequential pass in reads of a MiB, and
+ * returns each selected member whose entry is live: its name and its bytes, decoded from the
+ * pass itself and checked as a get checks them (header, chunk and content checksums). Whether
+ * an entry is live needs no index lookup in a part the manifest counts as wholly live (nothing
+ * in it was deleted or replaced); elsewhere each selected entry is looked up, and entries of
+ * deleted or replaced members, and of members outside the selection, are skipped.
  */
 final class HpfRecordReader extends RecordReader<Text, BytesWritable> {
   private static final int BUFFER = 1 << 20;
@@ -30,6 +35,8 @@ final class HpfRecordReader extends RecordReader<Text, BytesWritable> {
   private ArchiveInput part;
   private SequentialInput in;
   private long position;
+  /** Every entry of the part is live: no lookups. */
+  private boolean allLive;
   private final Text key = new Text();
   private final BytesWritable value = new BytesWritable();
 
@@ -45,6 +52,8 @@ final class HpfRecordReader extends RecordReader<Text, BytesWritable> {
           + "generation " + split.generation() + " then, " + reader.generation() + " now; "
           + "run the job again");
     }
+    Manifest.PartInfo info = reader.manifest().part(split.part());
+    allLive = info != null && info.allLive();
     part = new HadoopStorage(archive.getFileSystem(conf), archive, (short) 0)
         .open(ArchiveLayout.part(split.part()));
     position = split.start();
@@ -63,21 +72,33 @@ final class HpfRecordReader extends RecordReader<Text, BytesWritable> {
       in.readFully(header, fixed.length, nameLength);
       EntryHeader parsed = EntryHeader.read(header, 0, header.length, part.name(), entry);
       position = entry + parsed.entryLength();
-      skipTo(position);
       String name = parsed.name();
-      if (!split.selects(name)) {
+      if (!split.selects(name) || !live(name, entry)) {
+        skipTo(position);
         continue;
       }
-      IndexRecord record = reader.recordOfHash(name); // the name stored in the entry
-      if (record == null || record.part() != split.part() || record.offset() != entry) {
-        continue; // a dead entry: deleted, or replaced by a newer one
+      if (parsed.entryLength() > Integer.MAX_VALUE - 64) {
+        throw new LimitExceededException("'" + name + "' is " + parsed.originalLength()
+            + " bytes, too large for one record");
       }
-      byte[] bytes = reader.get(name);
+      byte[] whole = new byte[(int) parsed.entryLength()];
+      System.arraycopy(header, 0, whole, 0, header.length);
+      in.readFully(whole, header.length, whole.length - header.length);
+      byte[] bytes = EntryReader.decodeAt(whole, entry, part.name()).bytes();
       key.set(name);
       value.set(bytes, 0, bytes.length);
       return true;
     }
     return false;
+  }
+
+  /** Whether the entry of {@code name} at {@code entry} is the member's current one. */
+  private boolean live(String name, long entry) throws IOException {
+    if (allLive) {
+      return true;
+    }
+    IndexRecord record = reader.recordOfHash(name); // the name stored in the entry
+    return record != null && record.part() == split.part() && record.offset() == entry;
   }
 
   /** Moves past the stored bytes of the entry just read. */

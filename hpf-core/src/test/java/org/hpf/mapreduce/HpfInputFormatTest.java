@@ -25,10 +25,16 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.hpf.CorruptArchiveException;
 import org.hpf.fs.LocalJobs;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.testing.ReadCountingFileSystem;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -113,6 +119,55 @@ class HpfInputFormatTest {
     for (Map.Entry<String, byte[]> e : files.entrySet()) {
       assertArrayEquals(e.getValue(), read.get(e.getKey()), e.getKey());
     }
+  }
+
+  @Test
+  void aScanReadsItsRangeInLargeReadsNotAMemberAtATime() throws Exception {
+    Configuration counting = ReadCountingFileSystem.conf(false);
+    Path countedArchive = ReadCountingFileSystem.path(shared.resolve("logs.hpf"));
+    try (HpfReader reader = HpfReader.open(counting, countedArchive)) {
+      assertTrue(reader.manifest().parts().stream().allMatch(Manifest.PartInfo::allLive),
+          "a new archive's parts are wholly live");
+    }
+    Configuration before = conf;
+    conf = LocalJobs.configure(counting);
+    try {
+      List<InputSplit> splits = splits(countedArchive.toString());
+      ReadCountingFileSystem.reset();
+      Map<String, byte[]> read = readAll(splits);
+      assertEquals(FILES, read.size());
+      // One read of up to a MiB per split here (each is at most a block of 128 KiB), where
+      // reading member by member made a read of each of the 2,000.
+      assertTrue(ReadCountingFileSystem.positionedReads() <= 2L * splits.size(),
+          ReadCountingFileSystem.positionedReads() + " reads for " + splits.size() + " splits");
+    } finally {
+      conf = before;
+    }
+  }
+
+  @Test
+  void aDamagedMemberFailsTheScanAndNamesIt() throws Exception {
+    java.nio.file.Path copy = tmp.resolve("damaged.hpf");
+    org.apache.commons.io.FileUtils.copyDirectory(shared.resolve("logs.hpf").toFile(),
+        copy.toFile());
+    String victim = "logs/app-1/host-6/log-6.txt";
+    IndexRecord record;
+    try (HpfReader reader = HpfReader.open(conf, new Path(copy.toUri()))) {
+      record = reader.record(victim);
+    }
+    // The last byte of the member's stored bytes, just before its content checksum.
+    java.nio.file.Path part = copy.resolve(ArchiveLayout.part(record.part()));
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(part,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+      long at = record.offset() + record.entryLength() - 5;
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+      channel.read(b, at);
+      b.put(0, (byte) (b.get(0) ^ 0x5a)).rewind();
+      channel.write(b, at);
+    }
+    CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+        () -> readAll(splits("hpf://file-" + copy + "/logs/app-1")));
+    assertTrue(e.getMessage().contains(victim), e.getMessage());
   }
 
   @Test

@@ -79,7 +79,8 @@ public final class OwnersSuite extends Experiment {
     Path one = new Path(base, "one.hpf");
     ArchiveCreator.create(conf, one, List.of(homes), options.settings(s -> s.allowAccessLoss(true))
         .build());
-    add(r, context, "one archive (the owners lose access)", cluster.count(one), plain);
+    NameNodeCount oneArchive = cluster.count(one);
+    add(r, context, "one archive (the owners lose access)", oneArchive, plain);
 
     Path split = new Path(base, "archives");
     options.settings(s -> s.allowAccessLoss(false));
@@ -89,7 +90,12 @@ public final class OwnersSuite extends Experiment {
           options.owner(planned.owner()).build());
       OwnerSplit.giveTo(conf, planned);
     }
-    add(r, context, "one archive per owner (--split-by-owner)", cluster.count(split), plain);
+    NameNodeCount perOwner = cluster.count(split);
+    add(r, context, "one archive per owner (--split-by-owner)", perOwner, plain);
+    r.compare("NameNode objects of the plain files ÷ of one archive per owner", null,
+        (double) plain.objects() / perOwner.objects(), "not in the studies");
+    r.compare("NameNode objects of one archive per owner ÷ of one archive", null,
+        (double) perOwner.objects() / oneArchive.objects(), "not in the studies");
     r.notes.add("Objects are inodes (files and directories) and blocks, as the NameNode holds"
         + " them; the split's count includes the directory that holds the archives.");
     r.notes.add("What the owners' archives show to other users: the names of the archives"

@@ -140,6 +140,12 @@ class ExperimentsSmokeTest {
     }
     assertEquals(60, ((Number) r.point("scan", "plain files, TextInputFormat", 60).details()
         .get("maps")).intValue(), "a task per plain file");
+    long plainReads = ((Number) r.point("scan", "plain files, TextInputFormat", 60).details()
+        .get("dataNodeBlockReads")).longValue();
+    long hpfReads = ((Number) r.point("scan", "hpf, HpfInputFormat", 60).details()
+        .get("dataNodeBlockReads")).longValue();
+    assertTrue(hpfReads * 4 < plainReads, hpfReads + " block reads, against " + plainReads
+        + " for the plain files");
   }
 
   @Test

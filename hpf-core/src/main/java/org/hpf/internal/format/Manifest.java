@@ -33,8 +33,17 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
   public record PartInfo(int id, long length, long liveEntries, long liveBytes) {
     /** The fraction of the part's entry bytes that live members use. */
     public double liveFraction() {
-      long entryBytes = length - FileHeader.SIZE - 4 - FileFooter.SIZE;
+      long entryBytes = entryBytes();
       return entryBytes <= 0 ? 1.0 : (double) liveBytes / entryBytes;
+    }
+
+    /** True when every entry of the part is a live member's: none deleted or replaced. */
+    public boolean allLive() {
+      return liveBytes == entryBytes();
+    }
+
+    private long entryBytes() {
+      return length - FileHeader.SIZE - 4 - FileFooter.SIZE;
     }
   }
 

@@ -20,7 +20,7 @@ import org.hpf.internal.io.ArchiveInput;
  * Reads a member's entry from its part and checks it against the record and the requested
  * name, so that a get returns the member's exact bytes or throws.
  */
-final class EntryReader {
+public final class EntryReader {
   /** Only the bounds-checked decompressor: it never reads or writes outside its buffers. */
   private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
 
@@ -41,7 +41,7 @@ final class EntryReader {
   }
 
   /** A member's original bytes and the entry header they were checked against. */
-  record Checked(EntryHeader header, byte[] bytes) {}
+  public record Checked(EntryHeader header, byte[] bytes) {}
 
   /**
    * Checks a whole entry already in memory ({@code entry}, read from {@code file} where
@@ -51,8 +51,31 @@ final class EntryReader {
   static Checked decode(byte[] entry, IndexRecord record, String name, String file)
       throws CorruptArchiveException {
     EntryHeader header = checkHeader(entry, record, name, file);
+    return new Checked(header, original(entry, header, record.offset(), file));
+  }
+
+  /**
+   * Checks a whole entry met in a sequential pass of its part, at {@code offset} of
+   * {@code file}, where no index record says what it should hold: its header checksum, chunk
+   * checksums and content checksum. Returns its header (with the member's name) and the
+   * original bytes.
+   */
+  public static Checked decodeAt(byte[] entry, long offset, String file)
+      throws CorruptArchiveException {
+    EntryHeader header = EntryHeader.read(entry, 0, entry.length, file, offset);
+    if (header.entryLength() != entry.length) {
+      throw new CorruptArchiveException(file, offset, "entry of '" + header.name() + "' is "
+          + entry.length + " bytes where its header says " + header.entryLength());
+    }
+    return new Checked(header, original(entry, header, offset, file));
+  }
+
+  /** The original bytes of a whole entry whose header was read: checked, decompressed. */
+  private static byte[] original(byte[] entry, EntryHeader header, long offset, String file)
+      throws CorruptArchiveException {
+    String name = header.name();
     if (header.chunked()) {
-      CheckedMember.checkChunks(entry, header, file, record.offset(), name);
+      CheckedMember.checkChunks(entry, header, file, offset, name);
     }
     int storedAt = header.size();
     byte[] original;
@@ -64,19 +87,19 @@ final class EntryReader {
         int n = LZ4.decompress(entry, storedAt, (int) header.storedLength(), original, 0,
             original.length);
         if (n != original.length) {
-          throw new CorruptArchiveException(file, record.offset(), "'" + name
+          throw new CorruptArchiveException(file, offset, "'" + name
               + "' decompressed to " + n + " bytes, expected " + original.length);
         }
       } catch (LZ4Exception e) {
         throw new CorruptArchiveException(file, "stored bytes of '" + name + "' at offset "
-            + record.offset() + " do not decompress", e);
+            + offset + " do not decompress", e);
       }
     }
     CRC32C crc = new CRC32C();
     crc.update(original, 0, original.length);
     int expected = ByteBuffer.wrap(entry, entry.length - 4, 4).getInt();
-    checkContent((int) crc.getValue(), expected, file, record, name);
-    return new Checked(header, original);
+    EntryChecks.checkContent((int) crc.getValue(), expected, file, offset, name);
+    return original;
   }
 
   /** Reads and checks only the entry header (the name is known, so its length is too). */
@@ -166,10 +189,5 @@ final class EntryReader {
           + "' disagrees with its index record");
     }
     return header;
-  }
-
-  private static void checkContent(int computed, int expected, String file, IndexRecord record,
-      String name) throws CorruptArchiveException {
-    EntryChecks.checkContent(computed, expected, file, record.offset(), name);
   }
 }
