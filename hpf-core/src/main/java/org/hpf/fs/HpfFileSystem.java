@@ -200,7 +200,7 @@ public class HpfFileSystem extends FileSystem {
     }
     String description = path.toString();
     if (record.codec() != Codec.RAW || record.originalLength() <= inMemoryLimit) {
-      byte[] bytes = reader.get(member);
+      byte[] bytes = reader.get(record, member);
       lease.close();
       return MemberInputStream.inMemory(description, bytes, () -> {});
     }

@@ -2,7 +2,7 @@ package org.hpf.fs;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.fs.BlockLocation;
@@ -44,16 +44,28 @@ final class PartBlocks {
    * logical range {@code [0, memberLength)}, on the hosts of the blocks that hold its entry.
    */
   BlockLocation whole(long partStart, long entryLength, long memberLength) throws IOException {
-    Set<String> names = new LinkedHashSet<>();
-    Set<String> hosts = new LinkedHashSet<>();
-    Set<String> topology = new LinkedHashSet<>();
+    // Names, hosts and topology paths are parallel arrays, one element per DataNode: several
+    // DataNodes may share a host, so each is kept by its name (host:port).
+    Set<String> seen = new HashSet<>();
+    List<String> names = new ArrayList<>();
+    List<String> hosts = new ArrayList<>();
+    List<String> topology = new ArrayList<>();
+    boolean withTopology = true;
     for (BlockLocation block : slice(partStart, partStart, entryLength)) {
-      names.addAll(List.of(block.getNames()));
-      hosts.addAll(List.of(block.getHosts()));
-      topology.addAll(List.of(block.getTopologyPaths()));
+      String[] blockNames = block.getNames();
+      String[] blockHosts = block.getHosts();
+      String[] blockTopology = block.getTopologyPaths();
+      withTopology &= blockTopology.length == blockNames.length;
+      for (int i = 0; i < blockNames.length && i < blockHosts.length; i++) {
+        if (seen.add(blockNames[i])) {
+          names.add(blockNames[i]);
+          hosts.add(blockHosts[i]);
+          topology.add(i < blockTopology.length ? blockTopology[i] : null);
+        }
+      }
     }
     return new BlockLocation(names.toArray(new String[0]), hosts.toArray(new String[0]),
-        topology.toArray(new String[0]), 0, memberLength);
+        withTopology ? topology.toArray(new String[0]) : new String[0], 0, memberLength);
   }
 
   /** The hosts holding part bytes {@code [start, end)}, those holding the most bytes first. */

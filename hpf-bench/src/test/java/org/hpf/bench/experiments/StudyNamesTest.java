@@ -50,7 +50,7 @@ class StudyNamesTest {
   void reportsOfTheKeptResultsNameTheStudies() throws Exception {
     File[] results = RESULTS.toFile().listFiles((dir, name) -> name.endsWith(".json"));
     assertNotNull(results, RESULTS.toString());
-    assertEquals(8, results.length, List.of(results).toString());
+    assertEquals(9, results.length, List.of(results).toString());
     for (File json : results) {
       assertNamesStudies(Files.readString(json.toPath()), json.getName());
       ExperimentResult r = ExperimentResult.read(json);

@@ -202,8 +202,11 @@ public final class HpfReader implements AutoCloseable {
     return bytesOf(found.record, found.indexFile, name);
   }
 
-  /** As {@link #get}, of a member whose record {@code record} a batch lookup found. */
-  byte[] get(IndexRecord record, String name) throws IOException {
+  /**
+   * As {@link #get}, of a member whose record {@code record} a lookup of this reader found
+   * ({@link #recordOfHash}, a batch lookup): no second lookup.
+   */
+  public byte[] get(IndexRecord record, String name) throws IOException {
     return bytesOf(record, storage.location(), name);
   }
 

@@ -74,6 +74,32 @@ class ColdGetCostTest {
         "OverallGetBlockLocationsNumOps", 3L, "OverallGetServerDefaultsNumOps", 1L), 5), cold);
   }
 
+  @Test
+  void aWarmOpenThroughHpfReadsTheRecordOnceAndTheEntryOnce() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    Map<String, byte[]> files = HdfsTesting.writeSources(sources, "warm", 60, 100, 2_000, 4);
+    Path archive = new Path(dfs.fileSystem().getUri().toString() + "/warm-open.hpf");
+    Configuration conf = dfs.configuration();
+    ArchiveCreator.create(conf, archive, List.of(HdfsTesting.local(sources)),
+        WriterOptions.builder().settings(s -> s.threads(1).pinIndex(false)).build());
+    Path root = new Path("hpf://hdfs-" + archive.toUri().getAuthority() + "/warm-open.hpf/");
+    try (FileSystem hpf = FileSystem.newInstance(root.toUri(), conf)) {
+      List<String> names = List.copyOf(files.keySet());
+      try (var in = hpf.open(new Path(root, names.get(0)))) {
+        in.readAllBytes(); // opens the archive and reads the bucket's function
+      }
+      Cost opens = cost(dfs.cluster(), () -> {
+        for (String name : names.subList(1, names.size())) {
+          try (var in = hpf.open(new Path(root, name))) {
+            assertArrayEquals(files.get(name), in.readAllBytes(), name);
+          }
+        }
+      });
+      assertEquals(2L * (names.size() - 1), opens.blockReads(),
+          "one read of the record's group and one of the entry per member");
+    }
+  }
+
   /**
    * A client as a new process has it: its own client context, so no connection to a DataNode
    * is reused from another client of this JVM (the peer cache is per context).
