@@ -81,6 +81,8 @@ class ExtractedAttributesTest {
 
   @Test
   void theSuperuserGetsEveryModeTimeAndOwnerBack() throws Exception {
+    // Only root may give files to other owners (and only root extracts with --same-owner by
+    // default); the tests below check modes and times as any user.
     assumeTrue(ROOT, "the defaults of root, who may give files to other owners");
     Path out = dir.resolve("out");
     Cli.Result r = Cli.run("extract", "-q", archive, out.toString());

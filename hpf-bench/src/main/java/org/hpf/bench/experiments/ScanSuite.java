@@ -104,7 +104,7 @@ public final class ScanSuite extends Experiment {
     store(context, "hpf", new HpfArchive(cluster.conf(), WriterOptions.builder()
         .layout(l -> l.withReplication(replication)).build()).create(data, files, hpf));
 
-    Configuration conf = localRunner(cluster.conf(), jobs);
+    Configuration conf = org.hpf.bench.LocalRunner.configure(cluster.conf(), jobs, 2);
     FileSystem fs = cluster.fs();
     List<Scan> scans = List.of(
         new Scan("plain files, TextInputFormat", TextInputFormat.class, LineMapper.class,
@@ -114,7 +114,7 @@ public final class ScanSuite extends Experiment {
         new Scan("SequenceFile", SequenceFileInputFormat.class, MemberMapper.class,
             fs.makeQualified(seq)),
         new Scan("HAR (har://), CombineTextInputFormat", CombineTextInputFormat.class,
-            LineMapper.class, harPath(fs.makeQualified(har.storeOf(harDir)))),
+            LineMapper.class, new Path(HarArchive.harUri(fs.makeQualified(har.storeOf(harDir))))),
         new Scan("hpf, HpfInputFormat", HpfInputFormat.class, MemberMapper.class,
             fs.makeQualified(hpf)),
         new Scan("hpf (hpf://), CombineTextInputFormat", CombineTextInputFormat.class,
@@ -200,23 +200,6 @@ public final class ScanSuite extends Experiment {
         details.get("dataNodeBlockReads"), details.get("dataNodeBytesRead"),
         details.get("nameNodeReadCalls"));
     return details;
-  }
-
-  /** The local job runner, its files under {@code work}. */
-  private static Configuration localRunner(Configuration base, File work) {
-    Configuration conf = new Configuration(base);
-    conf.set("mapreduce.framework.name", "local");
-    conf.set("mapreduce.jobtracker.staging.root.dir",
-        new File(work, "staging").getAbsolutePath());
-    conf.set("mapreduce.cluster.local.dir", new File(work, "local").getAbsolutePath());
-    conf.setInt("mapreduce.local.map.tasks.maximum", 2);
-    return conf;
-  }
-
-  private static Path harPath(Path archive) {
-    URI under = archive.toUri();
-    return new Path("har://" + under.getScheme() + "-" + under.getHost()
-        + (under.getPort() >= 0 ? ":" + under.getPort() : "") + under.getPath());
   }
 
   private static Path hpfPath(Path archive) {

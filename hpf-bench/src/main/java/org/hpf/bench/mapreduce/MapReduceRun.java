@@ -68,7 +68,8 @@ public final class MapReduceRun {
       results.put("uploadMillis", uploadMillis);
       results.put("plain", plain);
 
-      Configuration jobs = localRunner(cluster.conf(), work);
+      Configuration jobs = org.hpf.bench.LocalRunner.configure(cluster.conf(), work,
+          config.maps);
       Path har = new Path(root, "har");
       long harMillis = harJob(jobs, sources, har);
       Path harArchive = new Path(har, "data.har");
@@ -141,15 +142,6 @@ public final class MapReduceRun {
         file.name().replace('/', '_'));
   }
 
-  private Configuration localRunner(Configuration base, File work) {
-    Configuration conf = new Configuration(base);
-    conf.set("mapreduce.framework.name", "local");
-    conf.set("mapreduce.jobtracker.staging.root.dir", new File(work, "staging").getPath());
-    conf.set("mapreduce.cluster.local.dir", new File(work, "mapred-local").getPath());
-    conf.setInt("mapreduce.local.map.tasks.maximum", config.maps);
-    return conf;
-  }
-
   private long harJob(Configuration conf, Path sources, Path dest) throws Exception {
     List<String> args = new ArrayList<>(List.of("-archiveName", "data.har", "-p",
         sources.toString(), "-r", Short.toString(config.blocks.replication)));
@@ -206,9 +198,7 @@ public final class MapReduceRun {
   }
 
   private static Opener harReader(FileSystem fs, Path archive, Configuration conf) {
-    java.net.URI under = fs.makeQualified(archive).toUri();
-    java.net.URI uri = java.net.URI.create("har://" + under.getScheme() + "-" + under.getHost()
-        + (under.getPort() >= 0 ? ":" + under.getPort() : "") + under.getPath());
+    java.net.URI uri = org.hpf.bench.systems.HarArchive.harUri(fs.makeQualified(archive));
     return () -> {
       HarFileSystem har = new HarFileSystem(fs);
       har.initialize(uri, conf);

@@ -36,11 +36,7 @@ public final class HarArchive implements BenchSystem {
    * @param workDir local directory for the job runner's staging and scratch files
    */
   public HarArchive(Configuration base, HdfsFiles uploads, short replication, File workDir) {
-    this.conf = new Configuration(base);
-    conf.set("mapreduce.framework.name", "local");
-    conf.set("mapreduce.jobtracker.staging.root.dir",
-        new File(workDir, "staging").getAbsolutePath());
-    conf.set("mapreduce.cluster.local.dir", new File(workDir, "mapred-local").getAbsolutePath());
+    this.conf = org.hpf.bench.LocalRunner.configure(base, workDir, 0);
     this.uploads = uploads;
     this.replication = replication;
   }
@@ -86,6 +82,13 @@ public final class HarArchive implements BenchSystem {
     return new Creation(upload + job, details);
   }
 
+  /** The {@code har://} URI of an archive at {@code archive}, a qualified path. */
+  public static URI harUri(Path archive) {
+    URI under = archive.toUri();
+    return URI.create("har://" + under.getScheme() + "-" + under.getHost()
+        + (under.getPort() >= 0 ? ":" + under.getPort() : "") + under.getPath());
+  }
+
   @Override
   public Path storeOf(Path dest) {
     return new Path(dest, ARCHIVE);
@@ -93,10 +96,7 @@ public final class HarArchive implements BenchSystem {
 
   @Override
   public Reader open(FileSystem fs, Path dest) throws IOException {
-    Path archive = fs.makeQualified(storeOf(dest));
-    URI under = archive.toUri();
-    URI har = URI.create("har://" + under.getScheme() + "-" + under.getHost()
-        + (under.getPort() >= 0 ? ":" + under.getPort() : "") + under.getPath());
+    URI har = harUri(fs.makeQualified(storeOf(dest)));
     Configuration readConf = conf;
     HarFileSystem harFs = new HarFileSystem(fs);
     harFs.initialize(har, readConf);
