@@ -101,7 +101,6 @@ final class DefaultArchiveReader implements ArchiveReader {
     });
   }
 
-
   @Override
   public MemberIterator list(String directory) throws IOException {
     String path = withoutTrailingSlashes(directory);
