@@ -23,13 +23,14 @@ import org.hpf.minicluster.MiniClusterSettings;
  * this class puts in the client configuration.
  */
 public final class BenchCluster implements Closeable {
-  private final MiniDFSCluster mini;
+  /** The daemons this run started, or null for a cluster named by its URI. */
+  private final ClusterDaemons daemons;
   private final URI uri;
   private final Configuration conf;
   private final FileSystem fs;
 
-  private BenchCluster(MiniDFSCluster mini, URI uri, Configuration conf) throws IOException {
-    this.mini = mini;
+  private BenchCluster(ClusterDaemons daemons, URI uri, Configuration conf) throws IOException {
+    this.daemons = daemons;
     this.uri = uri;
     this.conf = conf;
     this.fs = FileSystem.get(uri, conf);
@@ -62,7 +63,7 @@ public final class BenchCluster implements Closeable {
       Configuration client = new Configuration(cluster.getConfiguration(0));
       FileSystem.setDefaultUri(client, cluster.getURI());
       sameForAll(client, replication, blockSize);
-      return new BenchCluster(cluster, cluster.getURI(), client);
+      return new BenchCluster(new InProcessDaemons(cluster), cluster.getURI(), client);
     } catch (IOException | RuntimeException e) {
       cluster.shutdown(true);
       throw e;
@@ -70,18 +71,53 @@ public final class BenchCluster implements Closeable {
   }
 
   /**
-   * The cluster at {@code fs}, or, when it is null, an embedded one with its storage in
-   * {@code work/dfs}; says which on {@code log}.
+   * The same cluster as {@link #embedded}, with its NameNode and DataNodes in a child JVM
+   * ({@link ChildProcessDaemons}), as on a real cluster; stopped when this is closed.
    */
-  public static BenchCluster connectOrStart(URI fs, File work, int dataNodes, short replication,
+  public static BenchCluster external(File storage, int dataNodes, short replication,
       long blockSize, java.io.PrintStream log) throws IOException {
+    ChildProcessDaemons.Started started =
+        ChildProcessDaemons.start(storage, dataNodes, replication, blockSize, log);
+    try {
+      Configuration client = new Configuration(started.conf());
+      sameForAll(client, replication, blockSize);
+      return new BenchCluster(started.daemons(), FileSystem.getDefaultUri(client), client);
+    } catch (IOException | RuntimeException e) {
+      started.daemons().close();
+      throw e;
+    }
+  }
+
+  /** Where a run's HDFS daemons run: started by the run, or an existing cluster. */
+  public enum Mode {
+    /** NameNode and DataNodes in the benchmark's JVM (the default: quickest to start). */
+    EMBEDDED,
+    /** NameNode and DataNodes in a child JVM, as on a real cluster. */
+    EXTERNAL
+  }
+
+  /**
+   * The cluster at {@code fs}, or, when it is null, one started in {@code mode} with its
+   * storage in {@code work/dfs}; says which on {@code log}.
+   */
+  public static BenchCluster connectOrStart(URI fs, Mode mode, File work, int dataNodes,
+      short replication, long blockSize, java.io.PrintStream log) throws IOException {
     if (fs != null) {
       log.println("using " + fs);
       return remote(fs, new Configuration(), replication, blockSize);
     }
+    return start(mode, new File(work, "dfs"), dataNodes, replication, blockSize, log);
+  }
+
+  /** A cluster started in {@code mode} with its storage in {@code storage}. */
+  public static BenchCluster start(Mode mode, File storage, int dataNodes, short replication,
+      long blockSize, java.io.PrintStream log) throws IOException {
+    if (mode == Mode.EXTERNAL) {
+      return external(storage, dataNodes, replication, blockSize, log);
+    }
     log.printf(java.util.Locale.ROOT, "starting a MiniDFSCluster with %d DataNodes%n",
         dataNodes);
-    return embedded(new File(work, "dfs"), dataNodes, replication, blockSize);
+    return embedded(storage, dataNodes, replication, blockSize);
   }
 
   /** An existing cluster (or any Hadoop file system) at {@code uri}. */
@@ -103,8 +139,14 @@ public final class BenchCluster implements Closeable {
     conf.setInt("fs.har.metadatacache.entries", 10);
   }
 
-  public boolean isEmbedded() {
-    return mini != null;
+  /** The daemons this run started, or null. */
+  ClusterDaemons daemons() {
+    return daemons;
+  }
+
+  /** Whether this run started the daemons (in its JVM or a child), so it can read counters. */
+  public boolean startedDaemons() {
+    return daemons != null;
   }
 
   public URI uri() {
@@ -167,53 +209,33 @@ public final class BenchCluster implements Closeable {
         summary.getLength(), summary.getSpaceConsumed());
   }
 
-  /** The NameNode's own totals (files+directories, blocks), or null when not embedded. */
-  public long[] namesystemTotals() {
-    if (mini == null) {
-      return null;
-    }
-    return new long[] {mini.getNamesystem().getFilesTotal(),
-        mini.getNamesystem().getBlocksTotal()};
+  /** The NameNode's own totals (files+directories, blocks), or null for a cluster by URI. */
+  public long[] namesystemTotals() throws IOException {
+    return daemons == null ? null : daemons.namesystemTotals();
   }
 
   /**
-   * Bytes the embedded DataNodes have written to their disks since they started, summed: the
-   * DataNodes' own BytesWritten metric (every replica a pipeline stores counts on its DataNode),
-   * or -1 when the cluster is not in this JVM. On a real cluster it is each DataNode's /jmx
-   * DataNodeActivity BytesWritten.
+   * Bytes the DataNodes have written to their disks since they started, summed: the DataNodes'
+   * own BytesWritten metric (every replica a pipeline stores counts on its DataNode), or -1 for
+   * a cluster by URI. On a real cluster it is each DataNode's /jmx DataNodeActivity
+   * BytesWritten.
    */
-  public long dataNodeBytesWritten() {
+  public long dataNodeBytesWritten() throws IOException {
     return dataNodeCounter("bytesWritten");
   }
 
   /**
-   * A counter of the embedded DataNodes' activity metrics since they started, summed (such as
-   * {@code bytesWritten}, {@code bytesRead}, {@code blocksRead}), or -1 when the cluster is not
-   * in this JVM. The metrics have no public getters, so the counter is read directly.
+   * A counter of the DataNodes' activity metrics since they started, summed (such as
+   * {@code bytesWritten}, {@code bytesRead}, {@code blocksRead}), or -1 for a cluster by URI.
    */
-  public long dataNodeCounter(String field) {
-    if (mini == null) {
-      return -1;
-    }
-    long total = 0;
-    try {
-      java.lang.reflect.Field counter = org.apache.hadoop.hdfs.server.datanode.metrics
-          .DataNodeMetrics.class.getDeclaredField(field);
-      counter.setAccessible(true);
-      for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : mini.getDataNodes()) {
-        total += ((org.apache.hadoop.metrics2.lib.MutableCounterLong) counter
-            .get(dn.getMetrics())).value();
-      }
-    } catch (ReflectiveOperationException e) {
-      return -1;
-    }
-    return total;
+  public long dataNodeCounter(String field) throws IOException {
+    return daemons == null ? -1 : daemons.dataNodeCounter(field);
   }
 
   /** DataNodes the NameNode reports live. */
   public int liveDataNodes() throws IOException {
-    if (mini != null) {
-      return mini.getDataNodes().size();
+    if (daemons != null) {
+      return daemons.dataNodes();
     }
     if (fs instanceof org.apache.hadoop.hdfs.DistributedFileSystem dfs) {
       return dfs.getDataNodeStats(
@@ -235,8 +257,8 @@ public final class BenchCluster implements Closeable {
     try {
       fs.close();
     } finally {
-      if (mini != null) {
-        mini.shutdown(true);
+      if (daemons != null) {
+        daemons.close();
       }
     }
   }

@@ -82,6 +82,12 @@ public final class BenchConfig {
           + " (default: ${DEFAULT-VALUE}, taken from the first repetition's names).")
   public int seqfileGets = 20;
 
+  @Option(names = "--put-threads", defaultValue = "16", paramLabel = "T",
+      description = "Threads of the extra creation row \"HDFS -put -t T\": Hadoop's own shell"
+          + " uploading the tree in parallel, as a user would (default: ${DEFAULT-VALUE}; 0:"
+          + " not measured; needs HDFS in --systems).")
+  public int putThreads = 16;
+
   @Option(names = "--hpf-threads", defaultValue = "0",
       description = "HPF writer threads (default: cores, at least 2).")
   public int hpfThreads = 0;
@@ -158,11 +164,17 @@ public final class BenchConfig {
         return "unknown suite " + s + " (creation, access, namenode, size, throughput)";
       }
     }
+    if (putThreads < 0) {
+      return "--put-threads must not be negative";
+    }
     if (gets < 1 || reps < 1 || warmup < 0 || coldWarmup < 0 || seqfileGets < 0) {
       return "--gets and --reps must be positive, warm-ups and --seqfile-gets not negative";
     }
-    if (blocks.replication < 1 || cluster.dataNodes < 1 || blocks.blockSize < 4096) {
-      return "--replication and --datanodes must be positive and --block-size at least 4096";
+    if (cluster.problem() != null) {
+      return cluster.problem();
+    }
+    if (blocks.replication < 1 || blocks.blockSize < 4096) {
+      return "--replication must be positive and --block-size at least 4096";
     }
     return null;
   }
@@ -185,6 +197,7 @@ public final class BenchConfig {
     map.put("warmup", warmup);
     map.put("coldWarmup", coldWarmup);
     map.put("seqfileGets", seqfileGets);
+    map.put("putThreads", putThreads);
     map.put("hpfThreads", hpfThreads);
     map.put("hpfBucketCapacity", hpfBucketCapacity);
     map.put("hpfCompression", hpfCompression.toString());

@@ -66,7 +66,7 @@ public final class BenchRun {
         log.println("suite 1: creation");
         List<Integer> sizes = config.runs("creation") ? config.files : List.of(n);
         File json = new File(out, "results.json");
-        new CreationSuite(cluster, stores, log).run(data, sizes, n, results);
+        new CreationSuite(cluster, stores, config.putThreads, log).run(data, sizes, n, results);
         results.write(json);
         if (!config.runs("creation")) {
           results.notes.add("creation suite not requested: stores were created at " + n

@@ -29,6 +29,12 @@ public final class ClusterOptions {
       + " hdfs://namenode:8020) instead of an embedded MiniDFSCluster.")
   public URI fs;
 
+  @Option(names = "--cluster", paramLabel = "MODE", defaultValue = "embedded",
+      converter = ModeConverter.class, description = "Where the HDFS daemons of a cluster the"
+      + " run starts itself live: embedded (in the benchmark's JVM) or external (a child JVM, as"
+      + " on a real cluster); not with --fs (default: ${DEFAULT-VALUE}).")
+  public BenchCluster.Mode mode = BenchCluster.Mode.EMBEDDED;
+
   @Option(names = "--datanodes", description = "DataNodes of the embedded cluster"
       + " (default: ${DEFAULT-VALUE}).")
   public int dataNodes = 3;
@@ -48,9 +54,21 @@ public final class ClusterOptions {
     copy.work = work;
     copy.keepWork = keepWork;
     copy.fs = fs;
+    copy.mode = mode;
     copy.dataNodes = dataNodes;
     copy.seed = seed;
     return copy;
+  }
+
+  /** Checks the cluster options; returns a message for the first bad one, or null. */
+  public String problem() {
+    if (dataNodes < 1) {
+      return "--datanodes must be positive";
+    }
+    if (fs != null && mode == BenchCluster.Mode.EXTERNAL) {
+      return "--cluster external starts a cluster; --fs names one that runs: give one of them";
+    }
+    return null;
   }
 
   /** The scratch space: {@code --work}, or {@code <out>/work}. */
@@ -61,13 +79,26 @@ public final class ClusterOptions {
   /** Connects to {@code --fs}, or starts an embedded cluster storing under {@code work}. */
   public BenchCluster connectOrStart(File work, BlockOptions blocks, PrintStream log)
       throws IOException {
-    return BenchCluster.connectOrStart(fs, work, dataNodes, blocks.replication,
+    return BenchCluster.connectOrStart(fs, mode, work, dataNodes, blocks.replication,
         blocks.blockSize, log);
   }
 
   /** The file system the command runs on, as results record it. */
   public String fileSystem() {
-    return fs == null ? "embedded MiniDFSCluster" : fs.toString();
+    if (fs != null) {
+      return fs.toString();
+    }
+    return mode == BenchCluster.Mode.EXTERNAL ? "MiniDFSCluster in a child JVM"
+        : "embedded MiniDFSCluster";
+  }
+
+  /** Reads {@code --cluster} in any case. */
+  static final class ModeConverter
+      implements picocli.CommandLine.ITypeConverter<BenchCluster.Mode> {
+    @Override
+    public BenchCluster.Mode convert(String value) {
+      return BenchCluster.Mode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+    }
   }
 
   /** Adds the cluster and the seed to the settings a result records. */

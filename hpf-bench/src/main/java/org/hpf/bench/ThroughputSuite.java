@@ -35,20 +35,20 @@ import org.hpf.internal.read.HpfReader;
  * -threads T -files N}. Inputs are drawn before the clock starts and split so that no two
  * threads' operation counts differ by more than one; the report has its shape (operations,
  * elapsed time, ops per second, average time per operation as the sum of the operations' times
- * over their number).
+ * over their number). Gets run at every thread count, fewest first, after an untimed pass.
  *
  * <ul>
- *   <li>HPF through one shared {@link HpfReader}: get (index + content), stat (the index
- *       record; format 1 archives also read the entry header), list (a full listing of names per
- *       thread; one operation = one name); gets again at each of {@code --get-threads} on the
- *       same reader, and on a reader with a record cache ("HPF+cache", filled with the names
- *       first: a get is one read of the entry, a stat none).
+ *   <li>HPF through one shared {@link HpfReader}: get (index + content) at each of
+ *       {@code --get-threads}, stat (the index record; format 1 archives also read the entry
+ *       header), list (a full listing of names per thread; one operation = one name); and gets
+ *       and stats on a reader with a record cache ("HPF+cache", filled by the untimed pass: a get
+ *       is one read of the entry, a stat none).
  *   <li>"HPF hpf://": list through the {@code hpf://} file system as a job lists its input,
  *       {@code listFiles(archive, recursive)} with sizes, times and block locations (one
  *       operation = one name), to compare with HDFS's list.
- *   <li>HDFS through the FileSystem API on the same files: get (open + read), stat
- *       (getFileStatus: one NameNode RPC), list (recursive listing; one operation = one name);
- *       get again at the largest of {@code --get-threads}.
+ *   <li>HDFS through the FileSystem API on the same files: get (open + read) at each of
+ *       {@code --get-threads}, stat (getFileStatus: one NameNode RPC), list (recursive listing;
+ *       one operation = one name).
  *   <li>Hadoop's own NNThroughputBenchmark {@code -op open} and {@code -op fileStatus} against
  *       the same NameNode (remote mode: raw ClientProtocol RPCs, no DataNode), for reference.
  * </ul>
@@ -81,11 +81,7 @@ final class ThroughputSuite {
     }
     if (stores.get("HPF") instanceof HpfArchive hpf) {
       try (HpfReader reader = hpf.openReader(cluster.fs(), stores.destOf(hpf, n), 0)) {
-        // Load the bucket functions and JIT-compile the path, as the warm access suite does.
-        for (int i = 0; i < Math.min(names.size(), 1_000); i++) {
-          reader.get(names.get(i));
-        }
-        add(results, "HPF", "get", files, threads, names, reader::get);
+        getsAtEveryThreadCount(results, "HPF", files, names, reader::get);
         add(results, "HPF", "stat", files, threads, names, reader::stat);
         add(results, "HPF", "list", files, threads, listings(threads), ignored -> {
           try (Stream<String> all = reader.list()) {
@@ -102,22 +98,11 @@ final class ThroughputSuite {
           add(results, "HPF hpf://", "list", files, threads, listings(threads),
               ignored -> countLocated(hpfFs.listFiles(hpfArchive, true)));
         }
-        // Gets from more threads on the same reader (its buckets are loaded by now).
-        for (int t : config.getThreads) {
-          if (t != threads) {
-            add(results, "HPF", "get", files, t, names, reader::get);
-          }
-        }
       }
       if (config.hpfRecordCacheMib > 0) {
         long bytes = (long) config.hpfRecordCacheMib << 20;
         try (HpfReader cached = hpf.openReader(cluster.fs(), stores.destOf(hpf, n), bytes)) {
-          for (String name : names) { // fills the cache with the names measured
-            cached.get(name);
-          }
-          for (int t : config.getThreads) {
-            add(results, "HPF+cache", "get", files, t, names, cached::get);
-          }
+          getsAtEveryThreadCount(results, "HPF+cache", files, names, cached::get);
           add(results, "HPF+cache", "stat", files, threads, names, cached::stat);
           log.printf(Locale.ROOT, "  HPF+cache record cache: %s%n", cached.recordCacheStats());
         }
@@ -131,11 +116,7 @@ final class ThroughputSuite {
           return in.readAllBytes().length;
         }
       };
-      add(results, "HDFS", "get", files, threads, names, get);
-      int most = java.util.Arrays.stream(config.getThreads).max().orElse(threads);
-      if (most != threads) {
-        add(results, "HDFS", "get", files, most, names, get);
-      }
+      getsAtEveryThreadCount(results, "HDFS", files, names, get);
       add(results, "HDFS", "stat", files, threads, names,
           name -> fs.getFileStatus(new Path(dir, hdfs.pathOf(name))));
       add(results, "HDFS", "list", files, threads, listings(threads),
@@ -146,6 +127,24 @@ final class ThroughputSuite {
           log(results.throughput.get(results.throughput.size() - 1));
         }
       }
+    }
+  }
+
+  /**
+   * Gets of every name at each thread count, fewest threads first, after one untimed pass over
+   * every name from the most threads. The pass pays what only a first get pays (a bucket's
+   * function, a first read of a block, a DataNode connection, compiling the path), so that the
+   * first measured thread count does not pay it alone; before it, the 4-thread run came first
+   * after a partial warm-up and measured no faster than one thread.
+   */
+  private void getsAtEveryThreadCount(Results results, String system, int files,
+      List<String> names, Op get) throws Exception {
+    int[] counts = java.util.stream.IntStream.concat(
+        java.util.Arrays.stream(config.getThreads), java.util.stream.IntStream.of(
+            config.nnThreads)).distinct().sorted().toArray();
+    measure(system, "get", files, counts[counts.length - 1], names, get);
+    for (int t : counts) {
+      add(results, system, "get", files, t, names, get);
     }
   }
 

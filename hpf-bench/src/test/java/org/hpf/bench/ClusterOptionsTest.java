@@ -26,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 class ClusterOptionsTest {
   private static final List<String> CLUSTER = List.of("--out", "--work", "--keep-work", "--fs",
-      "--datanodes", "--seed");
+      "--cluster", "--datanodes", "--seed");
   private static final List<String> BLOCKS = List.of("--replication", "--block-size");
 
   /** Each command line, with the default of its {@code --out}. */
@@ -87,6 +87,8 @@ class ClusterOptionsTest {
       assertEquals(URI.create("hdfs://nn:8020"), cluster.fs, command.toString());
       assertEquals(5, cluster.dataNodes, command.toString());
       assertEquals(7, cluster.seed, command.toString());
+      assertEquals(BenchCluster.Mode.EXTERNAL, mixin(parse(command, "--cluster", "External"),
+          ClusterOptions.class).mode, command.toString());
       BlockOptions blocks = mixin(spec, BlockOptions.class);
       if (comparesSystems(command)) {
         assertEquals(2, blocks.replication, command.toString());
@@ -108,12 +110,27 @@ class ClusterOptionsTest {
       assertNull(cluster.fs);
       assertEquals(3, cluster.dataNodes);
       assertEquals(20260101, cluster.seed);
+      assertEquals(BenchCluster.Mode.EMBEDDED, cluster.mode);
       if (comparesSystems(command)) {
         BlockOptions blocks = mixin(spec, BlockOptions.class);
         assertEquals(3, blocks.replication);
         assertEquals(128L << 20, blocks.blockSize);
       }
     });
+  }
+
+  @Test
+  void aClusterToStartAndOneToUseAreRefusedTogether() {
+    ClusterOptions both = new ClusterOptions(new File("o"));
+    both.fs = URI.create("hdfs://nn:8020");
+    both.mode = BenchCluster.Mode.EXTERNAL;
+    assertTrue(both.problem().contains("--fs"), both.problem());
+    both.mode = BenchCluster.Mode.EMBEDDED;
+    assertNull(both.problem());
+    BenchConfig config = new BenchConfig();
+    config.cluster = both;
+    config.cluster.mode = BenchCluster.Mode.EXTERNAL;
+    assertEquals(both.problem(), config.problem());
   }
 
   @Test

@@ -69,6 +69,11 @@ class SuitesSmokeTest {
         assertTrue(c.millis() > 0, system);
       }
     }
+    // Hadoop's shell uploading the same files in parallel, as a user would; its files are gone.
+    CreationPoint put = results.creationOf("HDFS -put -t 16", 200);
+    assertNotNull(put, "the shell's parallel upload");
+    assertTrue(put.millis() > 0);
+    assertEquals(16, put.details().get("threads"));
     // HAR's time includes the upload it archives.
     CreationPoint har = results.creationOf("HAR", 200);
     assertEquals(results.creationOf("HDFS", 200).millis(), har.details().get("uploadMillis"));
@@ -139,11 +144,12 @@ class SuitesSmokeTest {
     for (ThroughputResult t : results.throughput) {
       assertTrue(t.operations() >= 100 && t.opsPerSec() > 0, t.toString());
     }
-    // Gets scale over threads on one reader, with and without the record cache.
-    Set<String> gets = results.throughput.stream().filter(t -> t.op().equals("get"))
-        .map(t -> t.system() + " x" + t.threads()).collect(Collectors.toSet());
-    assertEquals(Set.of("HPF x1", "HPF x2", "HPF x4", "HPF x8", "HPF+cache x1", "HPF+cache x4",
-        "HPF+cache x8", "HDFS x2", "HDFS x8"), gets);
+    // Gets at every thread count (--get-threads and --nn-threads), fewest threads first, on one
+    // reader with and without the record cache, and from HDFS.
+    List<String> gets = results.throughput.stream().filter(t -> t.op().equals("get"))
+        .map(t -> t.system() + " x" + t.threads()).toList();
+    assertEquals(List.of("HPF x1", "HPF x2", "HPF x4", "HPF x8", "HPF+cache x1", "HPF+cache x2",
+        "HPF+cache x4", "HPF+cache x8", "HDFS x1", "HDFS x2", "HDFS x4", "HDFS x8"), gets);
   }
 
   /** The batch-get row: random names and a directory, each read six ways, same bytes. */

@@ -67,10 +67,9 @@ public final class ExperimentContext implements Closeable {
 
   /** A new embedded cluster the caller closes (the DataNode sweep's one per count). */
   BenchCluster startEmbedded(int dataNodes) throws IOException {
-    log.printf(Locale.ROOT, "starting a MiniDFSCluster with %d DataNodes%n", dataNodes);
     File storage = new File(work, "dfs-" + clusterNumber++);
-    BenchCluster started = BenchCluster.embedded(storage, dataNodes,
-        (short) Math.min(3, dataNodes), DEFAULT_BLOCK);
+    BenchCluster started = BenchCluster.start(options.cluster.mode, storage, dataNodes,
+        (short) Math.min(3, dataNodes), DEFAULT_BLOCK, log);
     try {
       warmUp(started);
     } catch (IOException | RuntimeException e) {

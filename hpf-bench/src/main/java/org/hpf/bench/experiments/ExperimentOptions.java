@@ -27,10 +27,10 @@ public final class ExperimentOptions {
 
   /** Checks the settings; returns a message for the first bad one, or null. */
   String problem() {
-    if (reps < 1 || cluster.dataNodes < 1) {
-      return "--reps and --datanodes must be positive";
+    if (reps < 1) {
+      return "--reps must be positive";
     }
-    return null;
+    return cluster.problem();
   }
 
   Map<String, Object> toMap() {

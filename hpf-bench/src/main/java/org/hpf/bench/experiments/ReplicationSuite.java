@@ -98,7 +98,7 @@ public final class ReplicationSuite extends Experiment {
                 + factor + "x); here the DataNodes' BytesWritten metric");
       }
     }
-    if (!cluster.isEmbedded()) {
+    if (!cluster.startedDaemons()) {
       r.notes.add("Bytes written by the DataNodes are read from the in-process DataNodes'"
           + " metrics; on a real cluster read BytesWritten of each DataNode's /jmx"
           + " (DataNodeActivity) before and after: not measured here.");

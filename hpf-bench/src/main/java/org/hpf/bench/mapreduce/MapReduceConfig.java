@@ -44,6 +44,9 @@ public final class MapReduceConfig {
 
   /** Checks the settings; returns a message for the first bad one, or null. */
   public String problem() {
+    if (cluster.problem() != null) {
+      return cluster.problem();
+    }
     if (files < 1 || batch < 1 || maps < 1 || gets < 1 || coldGets < 1) {
       return "--files, --batch, --maps, --gets and --cold-gets must be positive";
     }

@@ -79,6 +79,9 @@ public final class ScaleConfig {
 
   /** Checks the settings; returns a message for the first bad one, or null. */
   public String problem() {
+    if (cluster.problem() != null) {
+      return cluster.problem();
+    }
     List<Integer> all = new ArrayList<>(sizes);
     all.addAll(hdfsSizes);
     all.addAll(compare);
