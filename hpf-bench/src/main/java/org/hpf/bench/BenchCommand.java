@@ -155,10 +155,16 @@ public final class BenchCommand implements Callable<Integer> {
         description = "Where to write (default: the folder of RESULTS_JSON).")
     java.io.File out;
 
+    @Option(names = "--scan", paramLabel = "SCAN_JSON",
+        description = "The scan.json of an `exp scan` run beside it: its rows and targets join"
+            + " the headline.")
+    java.io.File scan;
+
     @Override
     public Integer call() throws Exception {
       java.io.File dir = out != null ? out : results.getAbsoluteFile().getParentFile();
-      BenchRun.render(Results.read(results), dir);
+      BenchRun.render(Results.read(results), scan == null ? null
+          : org.hpf.bench.experiments.ExperimentResult.read(scan), dir);
       return OK;
     }
   }

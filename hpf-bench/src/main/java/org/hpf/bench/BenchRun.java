@@ -50,6 +50,7 @@ public final class BenchRun {
     environment(results.environment);
     int n = config.maxFiles();
     long runStart = System.nanoTime();
+    LoadSampler load = new LoadSampler(60);
     try {
       long start = System.nanoTime();
       int batch = batchSize(config.files);
@@ -105,8 +106,16 @@ public final class BenchRun {
         cluster.fs().delete(cluster.path(config.baseDir), true);
       }
     } finally {
+      load.close();
       results.environment.put("loadAverageAtEnd", java.lang.management.ManagementFactory
           .getOperatingSystemMXBean().getSystemLoadAverage());
+      double[] loads = load.summary();
+      if (loads != null) {
+        results.environment.put("loadAverageLowMedianHigh", String.format(Locale.ROOT,
+            "%.1f / %.1f / %.1f", loads[0], loads[1], loads[2]));
+        results.environment.put("loadAverageEveryMinute", load.samples().stream()
+            .map(sample -> Math.round(sample[1] * 10) / 10.0).toList());
+      }
       results.environment.put("runSeconds", (System.nanoTime() - runStart) / 1_000_000_000L);
       results.write(new File(out, "results.json"));
       render(results, out);
@@ -120,8 +129,17 @@ public final class BenchRun {
 
   /** Writes report.md and the charts of {@code results} to {@code out}. */
   public static void render(Results results, File out) throws IOException {
+    render(results, null, out);
+  }
+
+  /**
+   * Writes report.md and the charts of {@code results} to {@code out}; the headline has the
+   * scan rows of {@code scan} when it is not null.
+   */
+  public static void render(Results results, org.hpf.bench.experiments.ExperimentResult scan,
+      File out) throws IOException {
     Files.createDirectories(out.toPath());
-    Files.writeString(new File(out, "report.md").toPath(), Report.markdown(results),
+    Files.writeString(new File(out, "report.md").toPath(), Report.markdown(results, scan),
         StandardCharsets.UTF_8);
     Charts.write(results, out);
   }

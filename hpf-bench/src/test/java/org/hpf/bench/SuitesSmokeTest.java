@@ -180,9 +180,15 @@ class SuitesSmokeTest {
       assertTrue(json.has(key), key);
     }
     assertEquals("3.5.0", json.get("environment").get("hadoop").asText());
+    // The load average is sampled from the start, every minute.
+    assertTrue(json.get("environment").get("loadAverageLowMedianHigh").asText()
+        .matches("[0-9.]+ / [0-9.]+ / [0-9.]+"), json.get("environment").toString());
+    assertTrue(json.get("environment").get("loadAverageEveryMinute").size() >= 1);
     assertEquals(20260101, json.get("config").get("seed").asLong());
     String md = Files.readString(new File(out, "report.md").toPath());
-    for (String heading : List.of("## 1. Creation time", "## 2. Random get time",
+    assertTrue(md.contains("| | HDFS | HDFS -put -t 16 | HAR | MapFile | SequenceFile |"), md);
+    assertTrue(md.contains("| warm get p50 at most 0.5× HDFS |"), md);
+    for (String heading : List.of("## Headline", "Targets:", "## 1. Creation time", "## 2. Random get time",
         "## 3. NameNode objects", "## 4. Size on disk", "## 5. Metadata throughput")) {
       assertTrue(md.contains(heading), heading);
     }
