@@ -45,11 +45,8 @@ public final class Headline {
     }
     StringBuilder md = new StringBuilder("## Headline\n\n");
     md.append("HPF against each other system, measured in this run: \"N× faster\" is the"
-        + " other's time ÷ HPF's, \"N× slower\" HPF's ÷ the other's.\n\n| |");
-    others.forEach(o -> md.append(' ').append(o).append(" |"));
-    md.append("\n|---|");
-    others.forEach(o -> md.append("---|"));
-    md.append('\n');
+        + " other's time ÷ HPF's, \"N× slower\" HPF's ÷ the other's.\n\n");
+    header(md, "", others, "---|");
     for (int n : new TreeSet<>(r.creation.stream().map(CreationPoint::files).toList())
         .descendingSet()) {
       row(md, String.format(Locale.ROOT, "creation, %,d files", n), other -> {
@@ -92,6 +89,16 @@ public final class Headline {
     return md.toString();
   }
 
+  /** A table's first two lines: {@code first} and the columns, then their alignment. */
+  private static void header(StringBuilder md, String first, Iterable<?> columns,
+      String alignment) {
+    md.append(first.isEmpty() ? "| |" : "| " + first + " |");
+    columns.forEach(c -> md.append(' ').append(c).append(" |"));
+    md.append("\n|---|");
+    columns.forEach(c -> md.append(alignment));
+    md.append('\n');
+  }
+
   private void getRow(StringBuilder md, String label, String system, String mode,
       ToDoubleFunction<AccessResult> micros) {
     AccessResult h = r.accessOf(system, mode);
@@ -120,12 +127,8 @@ public final class Headline {
     }
     TreeSet<Integer> threads = new TreeSet<>(gets.stream().map(ThroughputResult::threads)
         .toList());
-    md.append("Gets per second over threads (one shared reader; HDFS: open and read):\n\n|"
-        + " system |");
-    threads.forEach(t -> md.append(' ').append(t).append(" |"));
-    md.append("\n|---|");
-    threads.forEach(t -> md.append("---:|"));
-    md.append('\n');
+    md.append("Gets per second over threads (one shared reader; HDFS: open and read):\n\n");
+    header(md, "system", threads, "---:|");
     for (String system : List.of(HPF, CACHED, HDFS)) {
       if (gets.stream().noneMatch(g -> g.system().equals(system))) {
         continue;
