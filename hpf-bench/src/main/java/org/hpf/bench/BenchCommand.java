@@ -23,7 +23,8 @@ import picocli.CommandLine;
 @Command(name = "hpf-bench", mixinStandardHelpOptions = true, version = "hpf-bench",
     description = "Benchmarks HPF against HAR, MapFile, SequenceFile and native HDFS on an"
         + " embedded MiniDFSCluster (or a real cluster with --fs), side by side in one run.",
-    subcommands = {BenchCommand.Run.class, BenchCommand.Render.class, BenchCommand.Jmh.class,
+    subcommands = {BenchCommand.Run.class, BenchCommand.HeadlineRun.class,
+        BenchCommand.Render.class, BenchCommand.Jmh.class,
         BenchCommand.MapReduce.class, BenchCommand.Extract.class,
         BenchCommand.Scale.class, ExperimentCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
@@ -77,6 +78,42 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       new BenchRun(config, out).run();
+      return OK;
+    }
+  }
+
+  /**
+   * {@code hpf-bench headline}: the run behind the headline of docs/BENCHMARKS.md, in one
+   * command: {@code run}, then {@code exp scan} on a cluster of the same kind with the same seed,
+   * then report.md with the scan's rows and targets in its headline.
+   */
+  @Command(name = "headline", mixinStandardHelpOptions = true,
+      description = "Runs `run` (every suite, every system), then `exp scan` of --scan-files"
+          + " files on a cluster of the same kind, and writes report.md with both in its"
+          + " headline; the scan's files go to <out>/scan.")
+  static final class HeadlineRun implements Callable<Integer> {
+    @Mixin
+    BenchConfig config = new BenchConfig();
+
+    @Option(names = "--scan-files", paramLabel = "N", defaultValue = "100000",
+        description = "Small files of the scan (default: ${DEFAULT-VALUE}).")
+    int scanFiles = 100_000;
+
+    @Override
+    public Integer call() throws Exception {
+      Results results = new BenchRun(config, Run.out).run();
+      org.hpf.bench.experiments.ScanSuite scan = new org.hpf.bench.experiments.ScanSuite();
+      scan.files = scanFiles;
+      java.io.File out = config.cluster.out.getAbsoluteFile();
+      scan.options.cluster = config.cluster.under(new java.io.File(out, "scan"),
+          new java.io.File(config.cluster.workDir(), "scan"));
+      org.hpf.bench.experiments.ExperimentResult scanned;
+      try (org.hpf.bench.experiments.ExperimentContext context =
+          new org.hpf.bench.experiments.ExperimentContext(scan.options, Run.out)) {
+        scanned = scan.runAndWrite(context);
+      }
+      BenchRun.render(results, scanned, out);
+      Run.out.println("headline in " + new java.io.File(out, "report.md"));
       return OK;
     }
   }

@@ -33,6 +33,7 @@ class ClusterOptionsTest {
   private static Map<List<String>, String> commands() {
     Map<List<String>, String> commands = new java.util.LinkedHashMap<>();
     commands.put(List.of("run"), "results");
+    commands.put(List.of("headline"), "results");
     commands.put(List.of("scale"), "results/scale");
     commands.put(List.of("mapreduce"), "results/mapreduce");
     commands.put(List.of("exp", "all"), "results/experiments");

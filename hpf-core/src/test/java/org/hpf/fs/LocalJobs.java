@@ -22,6 +22,9 @@ public final class LocalJobs {
     conf.set("hadoop.tmp.dir", new File(dir, "tmp").getPath());
     conf.set("mapreduce.cluster.local.dir", new File(dir, "local").getPath());
     conf.setInt("mapreduce.local.map.tasks.maximum", 2);
+    // waitForCompletion polls every 5 s by default: most of a small test job's time.
+    conf.setInt("mapreduce.client.completion.pollinterval", 20);
+    conf.setInt("mapreduce.client.progressmonitor.pollinterval", 20);
     return conf;
   }
 
