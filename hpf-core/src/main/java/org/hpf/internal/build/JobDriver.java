@@ -320,10 +320,14 @@ public final class JobDriver {
       throw new IOException(e);
     }
     boolean successful;
+    // Every half second for the progress bar, or as often as the client's completion poll
+    // interval asks when it is shorter (the local job runner's ends are known at once).
+    long pollMillis = Math.max(1, Math.min(500,
+        job.getConfiguration().getInt(Job.COMPLETION_POLL_INTERVAL_KEY, 500)));
     try {
       long reported = 0;
       while (!job.isComplete()) {
-        Thread.sleep(500);
+        Thread.sleep(pollMillis);
         reported = report(job, progress, reported);
       }
       report(job, progress, reported);
