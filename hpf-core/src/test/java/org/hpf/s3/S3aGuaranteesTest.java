@@ -141,6 +141,8 @@ class S3aGuaranteesTest {
       FSDataOutputStream second = createConditionally(multipart, path);
       first.write(randomBytes(2 * PART + 1, 5));
       second.write(randomBytes(2 * PART + 1, 6));
+      // Two parts of each are uploaded, yet nothing is visible before a close completes one.
+      assertThat(multipart.exists(path)).isFalse();
       first.close();
       assertThat(multipart.getFileStatus(path).getLen()).isEqualTo(2 * PART + 1);
       RemoteFileChangedException lost = assertThrows(RemoteFileChangedException.class,

@@ -90,8 +90,9 @@ public final class S3Server implements Closeable {
         "--server.address=127.0.0.1",
         "--server.port=0",
         "--server.ssl.enabled=false",
-        // S3Mock always opens a second, plain HTTP connector and binds it to every interface;
-        // an ephemeral port keeps it out of the way. The tests use the first one only.
+        // S3Mock always opens a second, plain HTTP connector and binds it to every interface,
+        // and may open S3 Vectors ones: ephemeral ports keep them out of the way. The tests
+        // use the first connector only.
         "--com.adobe.testing.s3mock.httpPort=0",
         "--com.adobe.testing.s3mock.vectors.httpPort=0",
         "--com.adobe.testing.s3mock.vectors.httpsPort=0",
