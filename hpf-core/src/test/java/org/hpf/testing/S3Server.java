@@ -1,0 +1,192 @@
+package org.hpf.testing;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+
+/**
+ * A real S3-protocol server (Adobe S3Mock) for tests of s3a://: plain HTTP on 127.0.0.1 at an
+ * ephemeral port, its objects under a temporary directory, one bucket. Start one per test class
+ * and close it after.
+ *
+ * <p>It runs in a child JVM from its own executable jar (system property {@code
+ * hpf.s3ServerJar}, copied there by the build): its Spring Boot, Jackson, SLF4J 2 and AWS SDK
+ * would clash with Hadoop's on the test's classpath. A shell between the two JVMs keeps a pipe
+ * from the test JVM open and stops the server when that pipe closes, so the server goes away
+ * with the test JVM even when that JVM is killed.
+ */
+public final class S3Server implements Closeable {
+  public static final String BUCKET = "hpf-test";
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+  /** Spring Boot's line once the connectors listen; the first port is the 127.0.0.1 one. */
+  private static final Pattern STARTED = Pattern.compile("Tomcat started on ports? (\\d+)");
+  /** Runs the server in the background and stops it once standard input reaches its end. */
+  private static final String WATCHDOG =
+      "\"$@\" & server=$!; cat > /dev/null; kill $server; wait $server";
+
+  private final Process watchdog;
+  /** The server's objects, its log and the client's upload buffers. */
+  private final Path directory;
+  private final int port;
+  private final long startMillis;
+
+  private S3Server(Process watchdog, Path directory, int port, long startMillis) {
+    this.watchdog = watchdog;
+    this.directory = directory;
+    this.port = port;
+    this.startMillis = startMillis;
+  }
+
+  /** Starts a server with an empty {@link #BUCKET} and waits until it listens. */
+  public static S3Server start() throws IOException {
+    long begin = System.nanoTime();
+    String jar = serverJar();
+    Path directory = Files.createTempDirectory("s3-server");
+    Path log = directory.resolve("server.log");
+    List<String> command = new ArrayList<>(List.of("sh", "-c", WATCHDOG, "s3-server"));
+    command.addAll(serverCommand(jar, directory));
+    Process watchdog = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    try {
+      int port = awaitPort(watchdog, log);
+      return new S3Server(watchdog, directory, port, (System.nanoTime() - begin) / 1_000_000);
+    } catch (IOException | RuntimeException e) {
+      stop(watchdog);
+      throw e;
+    }
+  }
+
+  private static String serverJar() {
+    String jar = System.getProperty("hpf.s3ServerJar");
+    if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+      throw new IllegalStateException("No S3 server jar at hpf.s3ServerJar=" + jar
+          + ": the build copies it into target/s3-server/ (mvn generate-test-resources)");
+    }
+    return jar;
+  }
+
+  private static List<String> serverCommand(String jar, Path directory) {
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // A short-lived test server: start fast, stay small.
+        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-Djava.io.tmpdir=" + directory,
+        "-jar", jar,
+        "--server.address=127.0.0.1",
+        "--server.port=0",
+        "--server.ssl.enabled=false",
+        // S3Mock always opens a second, plain HTTP connector and binds it to every interface,
+        // and may open S3 Vectors ones: ephemeral ports keep them out of the way. The tests
+        // use the first connector only.
+        "--com.adobe.testing.s3mock.httpPort=0",
+        "--com.adobe.testing.s3mock.vectors.httpPort=0",
+        "--com.adobe.testing.s3mock.vectors.httpsPort=0",
+        "--com.adobe.testing.s3mock.store.root=" + directory.resolve("store"),
+        "--com.adobe.testing.s3mock.store.initialBuckets=" + BUCKET,
+        "--spring.main.banner-mode=off",
+        "--logging.level.root=WARN",
+        "--logging.level.org.springframework.boot.tomcat.TomcatWebServer=INFO");
+  }
+
+  private static int awaitPort(Process watchdog, Path log) throws IOException {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      Matcher started = STARTED.matcher(Files.readString(log, StandardCharsets.UTF_8));
+      if (started.find()) {
+        return Integer.parseInt(started.group(1));
+      }
+      if (!watchdog.isAlive()) {
+        throw new IOException("S3 server exited: " + Files.readString(log));
+      }
+      sleep(50);
+    }
+    throw new IOException("S3 server not listening after " + START_TIMEOUT + ": "
+        + Files.readString(log));
+  }
+
+  /** How long {@link #start} took, until the server listened. */
+  public long startMillis() {
+    return startMillis;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** The root of {@link #BUCKET}: {@code s3a://hpf-test/}. */
+  public org.apache.hadoop.fs.Path bucketRoot() {
+    return new org.apache.hadoop.fs.Path("s3a://" + BUCKET + "/");
+  }
+
+  /**
+   * Settings for s3a:// on this server: its endpoint, path-style requests, static credentials,
+   * no TLS, a fixed region. With the region and the credentials given, S3A asks AWS for
+   * neither (no region lookup, no instance metadata).
+   */
+  public Configuration configuration() {
+    Configuration conf = new Configuration();
+    conf.set("fs.s3a.endpoint", "http://127.0.0.1:" + port);
+    conf.set("fs.s3a.endpoint.region", "us-east-1");
+    conf.setBoolean("fs.s3a.path.style.access", true);
+    conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
+    conf.set("fs.s3a.aws.credentials.provider",
+        "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    conf.set("fs.s3a.access.key", "test-access-key");
+    conf.set("fs.s3a.secret.key", "test-secret-key");
+    // Blocks waiting for upload next to the server's files, not in /tmp/hadoop-<user>.
+    conf.set("fs.s3a.buffer.dir", directory.resolve("client-buffer").toString());
+    // No probe for the bucket when the file system starts.
+    conf.setInt("fs.s3a.bucket.probe", 0);
+    // A refused connection fails a test at once rather than after minutes of retries.
+    conf.setInt("fs.s3a.attempts.maximum", 1);
+    conf.setInt("fs.s3a.retry.limit", 1);
+    return conf;
+  }
+
+  /** Stops the server and deletes its objects. */
+  @Override
+  public void close() throws IOException {
+    stop(watchdog);
+    FileUtil.fullyDelete(directory.toFile());
+  }
+
+  private static void stop(Process watchdog) throws IOException {
+    try (OutputStream pipe = watchdog.getOutputStream()) {
+      // Closing it ends the watchdog's cat: it stops the server and waits for it.
+    }
+    try {
+      if (!watchdog.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        watchdog.descendants().forEach(ProcessHandle::destroyForcibly);
+        watchdog.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      watchdog.descendants().forEach(ProcessHandle::destroyForcibly);
+      watchdog.destroyForcibly();
+    }
+  }
+
+  private static void sleep(long millis) throws IOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the S3 server started", e);
+    }
+  }
+}
