@@ -33,14 +33,10 @@ class TreeWalkCostTest {
   @Test
   void aRecursiveListingReadsTheNamesAboutOnce() throws Exception {
     java.nio.file.Path src = tmp.resolve("src");
-    for (int i = 0; i < FILES; i++) {
-      String name = String.format(Locale.ROOT,
-          "application-%02d/2026-11-%02d/host-%02d.example.com/log-%05d.txt", i % 8,
-          1 + (i / 8) % 28, (i / 224) % 13, i);
-      java.nio.file.Path file = src.resolve(name);
-      Files.createDirectories(file.getParent());
-      Files.write(file, ("line " + i + "\n").getBytes(StandardCharsets.UTF_8));
-    }
+    SourceTree.write(src, FILES, i -> String.format(Locale.ROOT,
+        "application-%02d/2026-11-%02d/host-%02d.example.com/log-%05d.txt", i % 8,
+        1 + (i / 8) % 28, (i / 224) % 13, i),
+        i -> ("line " + i + "\n").getBytes(StandardCharsets.UTF_8));
     java.nio.file.Path archive = tmp.resolve("logs.hpf");
     ArchiveCreator.create(new Configuration(), new Path(archive.toUri()),
         List.of(new Path(src.toUri())), WriterOptions.builder().build());

@@ -218,6 +218,18 @@ public final class HpfReader implements AutoCloseable {
     return bytesOf(record, storage.location(), name);
   }
 
+  /**
+   * As {@link #get(IndexRecord, String)}, of the whole entry {@code record} points to, read
+   * already (with entries around it, by a read-ahead): checked as a get checks it.
+   */
+  public byte[] decode(IndexRecord record, String name, byte[] entry) throws IOException {
+    try {
+      return EntryReader.decode(entry, record, name, ArchiveLayout.part(record.part())).bytes();
+    } catch (EntryReader.OtherName e) {
+      throw notAMemberOr(e, name);
+    }
+  }
+
   private byte[] bytesOf(IndexRecord record, String indexFile, String name) throws IOException {
     try {
       return EntryReader.readBytes(parts.partOf(record, indexFile, name), record, name,
