@@ -189,6 +189,11 @@ final class ArchiveCache implements Closeable {
       return known;
     }
 
+    /** The set of {@link #directories()} if it was built already, else null. */
+    synchronized java.util.Set<String> directoriesIfBuilt() {
+      return directories;
+    }
+
     /**
      * Every implied directory of this generation ("a", "a/b", ...), built by one pass over the
      * names on first use; null if the archive has more than the configured number.

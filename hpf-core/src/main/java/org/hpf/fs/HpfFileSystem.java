@@ -268,7 +268,8 @@ public class HpfFileSystem extends FileSystem {
     return onArchive(location, true, lease -> {
       String member = location.member();
       HpfReader reader = lease.reader();
-      IndexRecord record = member.isEmpty() ? null : reader.record(member);
+      boolean directoryAlone = ArchiveListing.onlyADirectory(lease.archive(), member);
+      IndexRecord record = member.isEmpty() || directoryAlone ? null : reader.record(member);
       if (record != null) {
         EntryStatus stat = reader.stat(member);
         FileStatus status = listing.file(lease.archive(), member, stat.length(),
@@ -277,7 +278,7 @@ public class HpfFileSystem extends FileSystem {
         lease.close(); // the single status does not need the archive
         return new SingleIterator<>(single);
       }
-      if (!ArchiveListing.isDirectory(lease.archive(), member)) {
+      if (!directoryAlone && !ArchiveListing.isDirectory(lease.archive(), member)) {
         throw notFound(path);
       }
       return directory.apply(lease);

@@ -23,7 +23,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * The local file system under the scheme {@code countfs} (register it with
  * {@code fs.countfs.impl}) that counts the reads of files whose names start with
  * {@code part-}: positioned reads and their bytes, and vectored reads with their ranges; and
- * apart, the positioned reads of names segments ({@code names-}) and their bytes. Its streams
+ * apart, the positioned reads of names segments ({@code names-}) and of index files
+ * ({@code index-}), with their bytes. Its streams
  * say they read vectored natively only when {@link #VECTORED} is set (their vectored reads are
  * then the local file system's own).
  */
@@ -37,6 +38,8 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
   private static final AtomicLong POSITIONED_BYTES = new AtomicLong();
   private static final AtomicLong NAMES_READS = new AtomicLong();
   private static final AtomicLong NAMES_BYTES = new AtomicLong();
+  private static final AtomicLong INDEX_READS = new AtomicLong();
+  private static final AtomicLong INDEX_BYTES = new AtomicLong();
 
   private boolean vectored;
 
@@ -64,6 +67,8 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
     POSITIONED_BYTES.set(0);
     NAMES_READS.set(0);
     NAMES_BYTES.set(0);
+    INDEX_READS.set(0);
+    INDEX_BYTES.set(0);
   }
 
   /** Positioned reads of part files since the last reset. */
@@ -84,6 +89,11 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
   /** Bytes of names segments read since the last reset. */
   public static long namesBytes() {
     return NAMES_BYTES.get();
+  }
+
+  /** Positioned reads of index files since the last reset. */
+  public static long indexReads() {
+    return INDEX_READS.get();
   }
 
   public static long vectoredCalls() {
@@ -137,6 +147,9 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
     }
     if (path.getName().startsWith("names-")) {
       return new FSDataInputStream(new Counting(in, false, NAMES_READS, NAMES_BYTES));
+    }
+    if (path.getName().startsWith("index-")) {
+      return new FSDataInputStream(new Counting(in, false, INDEX_READS, INDEX_BYTES));
     }
     return in;
   }

@@ -37,8 +37,8 @@ public final class NamesBlocks {
 
   /**
    * The block a listing of names at or after {@code from} starts at: the last known block whose
-   * first name sorts before it (every name of the blocks before it does too), or null to start
-   * at the segment's header.
+   * first name sorts before it (every name of the blocks before it does too), else the first
+   * block once a reader has checked the header; null to start at the header.
    */
   synchronized Block startFor(String from) {
     if (version == 0 || from == null || from.isEmpty()) {
@@ -57,7 +57,7 @@ public final class NamesBlocks {
         high = mid - 1;
       }
     }
-    return start;
+    return start != null || known.isEmpty() ? start : known.get(0);
   }
 
   synchronized int version() {
