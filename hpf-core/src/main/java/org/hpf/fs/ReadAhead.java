@@ -10,6 +10,7 @@ import org.hpf.internal.format.EntryHeader;
 import org.hpf.internal.format.FileFooter;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.Manifest.PartInfo;
+import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.read.EntryReader;
 import org.hpf.internal.read.HpfReader;
 
@@ -132,10 +133,11 @@ final class ReadAhead {
   /** Reads the window that starts at {@code record}'s entry, and keeps it. */
   private Window load(PartKey key, IndexRecord record) throws IOException {
     HpfReader reader = key.archive().reader;
+    ArchiveInput part = reader.partInput(record); // checks that the entry lies in the part
     PartInfo info = reader.manifest().part(key.part());
     long dataEnd = info.length() - FileFooter.SIZE;
     int size = (int) Math.min(dataEnd - record.offset(), windowBytes);
-    byte[] bytes = reader.partInput(record).readFully(record.offset(), size);
+    byte[] bytes = part.readFully(record.offset(), size);
     Window window = new Window(record.offset(), bytes,
         info.allLive() ? membersOf(bytes, record.offset(), partFile(key)) : Map.of());
     synchronized (this) {
