@@ -68,5 +68,8 @@ class TreeWalkCostTest {
     // of each directory's name.
     assertTrue(ReadCountingFileSystem.indexReads() <= 5,
         ReadCountingFileSystem.indexReads() + " index reads");
+    // Each names segment is opened once, not for each listing (two NameNode calls on HDFS).
+    assertTrue(ReadCountingFileSystem.namesOpens() <= 2,
+        ReadCountingFileSystem.namesOpens() + " opens of names segments");
   }
 }

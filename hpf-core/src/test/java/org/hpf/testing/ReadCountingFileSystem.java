@@ -24,7 +24,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * {@code fs.countfs.impl}) that counts the reads of files whose names start with
  * {@code part-}: positioned reads and their bytes, and vectored reads with their ranges; and
  * apart, the positioned reads of names segments ({@code names-}) and of index files
- * ({@code index-}), with their bytes. Its streams
+ * ({@code index-}), with their bytes, and the opens of names segments. Its streams
  * say they read vectored natively only when {@link #VECTORED} is set (their vectored reads are
  * then the local file system's own).
  */
@@ -39,6 +39,7 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
   private static final AtomicLong NAMES_READS = new AtomicLong();
   private static final AtomicLong NAMES_BYTES = new AtomicLong();
   private static final AtomicLong INDEX_READS = new AtomicLong();
+  private static final AtomicLong NAMES_OPENS = new AtomicLong();
   private static final AtomicLong INDEX_BYTES = new AtomicLong();
 
   private boolean vectored;
@@ -68,6 +69,7 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
     NAMES_READS.set(0);
     NAMES_BYTES.set(0);
     INDEX_READS.set(0);
+    NAMES_OPENS.set(0);
     INDEX_BYTES.set(0);
   }
 
@@ -89,6 +91,11 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
   /** Bytes of names segments read since the last reset. */
   public static long namesBytes() {
     return NAMES_BYTES.get();
+  }
+
+  /** Opens of names segments since the last reset. */
+  public static long namesOpens() {
+    return NAMES_OPENS.get();
   }
 
   /** Positioned reads of index files since the last reset. */
@@ -146,6 +153,7 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
       return new FSDataInputStream(new Counting(in, vectored, POSITIONED, POSITIONED_BYTES));
     }
     if (path.getName().startsWith("names-")) {
+      NAMES_OPENS.incrementAndGet();
       return new FSDataInputStream(new Counting(in, false, NAMES_READS, NAMES_BYTES));
     }
     if (path.getName().startsWith("index-")) {

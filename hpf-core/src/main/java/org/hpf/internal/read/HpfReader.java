@@ -48,6 +48,7 @@ import org.hpf.internal.format.SealedFile;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingInput;
 
 /**
  * Reads one generation of an archive. Opening reads the newest manifest and its directory; a
@@ -71,6 +72,8 @@ public final class HpfReader implements AutoCloseable {
   private final NameHasher hasher;
   /** What listings learned of each names segment's blocks, by file name. */
   private final Map<String, NamesBlocks> namesBlocks = new HashMap<>();
+  /** The names segments, each opened once on first listing and shared, as the parts are. */
+  private final LoadOnce<String, ArchiveInput> namesFiles = new LoadOnce<>();
 
   /** A record and the index file it came from (for messages). */
   private record Found(IndexRecord record, String indexFile) {}
@@ -401,7 +404,7 @@ public final class HpfReader implements AutoCloseable {
     List<NamesFileReader> readers = new ArrayList<>();
     try {
       for (NamesSegment segment : manifest.namesSegments()) {
-        readers.add(new NamesFileReader(openGenerationFile(segment.file()),
+        readers.add(new NamesFileReader(namesFile(segment.file()),
             storage.location(segment.file()), manifest.archiveId(),
             namesBlocks.get(segment.file()), from));
       }
@@ -490,6 +493,20 @@ public final class HpfReader implements AutoCloseable {
   public IndexRecord recordOfHash(String name) throws IOException {
     Found found = find(name);
     return found == null ? null : found.record;
+  }
+
+  /**
+   * The open names segment {@code file}, for one listing: closing it leaves it open for the
+   * next (the reader closes it), so a listing asks the file system nothing.
+   */
+  private ArchiveInput namesFile(String file) throws IOException {
+    ArchiveInput open = namesFiles.get(file, () -> openGenerationFile(file));
+    return new ForwardingInput(open) {
+      @Override
+      public void close() {
+        // the reader's, closed with it
+      }
+    };
   }
 
   /**
@@ -628,7 +645,11 @@ public final class HpfReader implements AutoCloseable {
       try {
         buckets.closeAll();
       } finally {
-        storage.close();
+        try {
+          namesFiles.closeAll();
+        } finally {
+          storage.close();
+        }
       }
     }
   }
