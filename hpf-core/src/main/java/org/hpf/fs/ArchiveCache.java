@@ -144,6 +144,8 @@ final class ArchiveCache implements Closeable {
     /** Calls and streams on this generation: retired, it closes when the last is done. */
     private final SharedReader users;
     private long checkedAt = System.nanoTime();
+    /** A listing of its members was streamed: opens in entry order may be a scan. */
+    private volatile boolean listed;
 
     OpenArchive(Path archive, HpfReader reader, FileStatus directory, FileSystem underlying,
         int directorySetMax) throws IOException {
@@ -161,6 +163,15 @@ final class ArchiveCache implements Closeable {
       this.replication = r;
     }
 
+    void markListed() {
+      listed = true;
+    }
+
+    /** Whether a listing of its members was streamed (see {@link ReadAhead}). */
+    boolean wasListed() {
+      return listed;
+    }
+
     Path partPath(int part) {
       return new Path(archive, ArchiveLayout.part(part));
     }
@@ -176,6 +187,11 @@ final class ArchiveCache implements Closeable {
         blocks.put(part, known);
       }
       return known;
+    }
+
+    /** The set of {@link #directories()} if it was built already, else null. */
+    synchronized java.util.Set<String> directoriesIfBuilt() {
+      return directories;
     }
 
     /**

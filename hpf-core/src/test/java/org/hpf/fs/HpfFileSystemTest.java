@@ -295,6 +295,11 @@ class HpfFileSystemTest {
     long named = java.util.Arrays.stream(fs.listStatus(p("text")))
         .filter(s -> s.getPath().getName().equals("empty.txt")).count();
     assertEquals(1, named);
+    // Listed once the set of directories is built (the listing above built it): still a file.
+    FileStatus[] listed = fs.listStatus(p("text/empty.txt"));
+    assertEquals(1, listed.length);
+    assertTrue(listed[0].isFile());
+    assertTrue(fs.listFiles(p("text/empty.txt"), true).next().isFile());
     try (FSDataInputStream in = fs.open(p("text/empty.txt/below"))) {
       assertEquals("below a file\n", new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }

@@ -49,6 +49,20 @@ final class SourceTree {
     add(BIG, big);
   }
 
+  /** Writes {@code count} files under {@code root}: file i named and filled by the functions. */
+  static Map<String, byte[]> write(Path root, int count,
+      java.util.function.IntFunction<String> name,
+      java.util.function.IntFunction<byte[]> bytes) throws IOException {
+    Map<String, byte[]> files = new TreeMap<>();
+    for (int i = 0; i < count; i++) {
+      Path file = root.resolve(name.apply(i));
+      Files.createDirectories(file.getParent());
+      Files.write(file, bytes.apply(i));
+      files.put(name.apply(i), Files.readAllBytes(file));
+    }
+    return files;
+  }
+
   private void add(String name, byte[] bytes) throws IOException {
     Path file = root.resolve(name);
     Files.createDirectories(file.getParent());

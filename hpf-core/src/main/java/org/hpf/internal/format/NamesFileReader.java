@@ -17,31 +17,61 @@ import org.hpf.internal.io.ArchiveInput;
 /**
  * Streams the entries of a names segment block by block; each block is checked before its
  * entries are returned, and the file's footer when the last block has been read. Holds one block
- * in memory.
+ * in memory. Given the {@link NamesBlocks} of the segment, it starts a listing at the block that
+ * holds its first name and takes blocks read lately from there; it then checks each block it
+ * reads and the footer's count, but not the footer's checksum of the whole file, which only a
+ * reader of every byte can compute.
  */
 public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable {
   /** Op, name length, length and mtime: the bytes of an entry with an empty name. */
   private static final int ENTRY_MIN = 1 + 2 + 8 + 8;
   private final ArchiveInput in;
   private final String file;
-  private final SequentialInput raw;
+  private static final int BUFFER = 1 << 16;
   private final CRC32C fileCrc = new CRC32C();
-  private final DataInputStream data;
   private final ArrayDeque<NameEntry> block = new ArrayDeque<>();
   private final int version;
+  /** What readers of this segment learned of its blocks, or null. */
+  private final NamesBlocks blocks;
+  private SequentialInput raw;
+  private DataInputStream data;
+  /** Every byte from the header on passed {@link #fileCrc}: the footer's checksum is checked. */
+  private boolean whole;
   private long returned;
   private boolean ended;
 
   public NamesFileReader(ArchiveInput in, String file, ArchiveId id) throws IOException {
+    this(in, file, id, null, null);
+  }
+
+  /**
+   * A reader that shares what it learns of the segment's blocks in {@code blocks} and, where
+   * they tell, starts at the last block whose first name sorts before {@code from} (null or "":
+   * at the first block). Every entry before {@code from} may or may not be returned.
+   */
+  public NamesFileReader(ArchiveInput in, String file, ArchiveId id, NamesBlocks blocks,
+      String from) throws IOException {
     this.in = in;
     this.file = file;
-    this.raw = new SequentialInput(in, 0, in.length(), 1 << 16);
+    this.blocks = blocks;
+    NamesBlocks.Block start = blocks == null ? null : blocks.startFor(from);
+    if (start != null) {
+      this.version = blocks.version();
+      this.returned = start.entriesBefore();
+      jumpTo(start.offset());
+      return;
+    }
+    this.whole = true;
+    this.raw = new SequentialInput(in, 0, in.length(), BUFFER);
     this.data = new DataInputStream(new CheckedInputStream(raw, fileCrc));
     byte[] header = new byte[FileHeader.SIZE];
     try {
       readFully(header);
       FileHeader.check(ByteBuffer.wrap(header), file, FileKind.NAMES, id);
       this.version = FileHeader.version(ByteBuffer.wrap(header), 0);
+      if (blocks != null) {
+        blocks.versionRead(version);
+      }
     } catch (IOException | RuntimeException e) {
       try {
         in.close(); // the caller gets no reader to close
@@ -50,6 +80,13 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
       }
       throw e;
     }
+  }
+
+  /** Reads on from {@code offset}, a block's start, where the file checksum cannot follow. */
+  private void jumpTo(long offset) {
+    whole = false;
+    raw = new SequentialInput(in, offset, in.length(), BUFFER);
+    data = new DataInputStream(raw);
   }
 
   private void readFully(byte[] bytes) throws IOException {
@@ -72,6 +109,12 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
 
   private void nextBlock() throws IOException {
     long at = raw.position();
+    NamesBlocks.Cached cached = blocks == null ? null : blocks.recent(at);
+    if (cached != null) {
+      block.addAll(cached.entries());
+      jumpTo(cached.block().end());
+      return;
+    }
     int count = readInt();
     if (count == 0) {
       finish();
@@ -125,6 +168,10 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
     if (buf.hasRemaining()) {
       throw new CorruptArchiveException(file, at, "names block has trailing bytes");
     }
+    if (blocks != null && !block.isEmpty()) {
+      blocks.learned(new NamesBlocks.Block(at, raw.position(), block.peek().name(), returned),
+          new java.util.ArrayList<>(block));
+    }
   }
 
   /**
@@ -170,7 +217,7 @@ public final class NamesFileReader implements Iterator<NameEntry>, AutoCloseable
       throw new CorruptArchiveException(file, raw.position(), "names file is truncated");
     }
     int stored = ByteBuffer.wrap(crc).getInt();
-    if (magic != FileFooter.MAGIC || stored != computed) {
+    if (magic != FileFooter.MAGIC || whole && stored != computed) {
       throw new CorruptArchiveException(file, raw.position() - 8, "bad names footer");
     }
     if (raw.position() != in.length()) {

@@ -8,7 +8,9 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
@@ -39,12 +41,14 @@ import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.format.NameHash;
 import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.format.NamesBlocks;
 import org.hpf.internal.format.NamesFileReader;
 import org.hpf.internal.format.NamesMerge;
 import org.hpf.internal.format.SealedFile;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingInput;
 
 /**
  * Reads one generation of an archive. Opening reads the newest manifest and its directory; a
@@ -66,6 +70,10 @@ public final class HpfReader implements AutoCloseable {
   private final RecordCache recordCache;
   /** The archive's hash algorithm (or a test's hasher). */
   private final NameHasher hasher;
+  /** What listings learned of each names segment's blocks, by file name. */
+  private final Map<String, NamesBlocks> namesBlocks = new HashMap<>();
+  /** The names segments, each opened once on first listing and shared, as the parts are. */
+  private final LoadOnce<String, ArchiveInput> namesFiles = new LoadOnce<>();
 
   /** A record and the index file it came from (for messages). */
   private record Found(IndexRecord record, String indexFile) {}
@@ -80,6 +88,9 @@ public final class HpfReader implements AutoCloseable {
     this.recordCache = RecordCache.ofBytes(options.recordCacheBytes());
     this.hasher = options.hasher() != null ? options.hasher()
         : NameHasher.forAlgorithm(manifest.hashAlgorithm());
+    for (NamesSegment segment : manifest.namesSegments()) {
+      namesBlocks.put(segment.file(), new NamesBlocks());
+    }
   }
 
   public static HpfReader open(Configuration conf, Path archive) throws IOException {
@@ -208,6 +219,18 @@ public final class HpfReader implements AutoCloseable {
    */
   public byte[] get(IndexRecord record, String name) throws IOException {
     return bytesOf(record, storage.location(), name);
+  }
+
+  /**
+   * As {@link #get(IndexRecord, String)}, of the whole entry {@code record} points to, read
+   * already (with entries around it, by a read-ahead): checked as a get checks it.
+   */
+  public byte[] decode(IndexRecord record, String name, byte[] entry) throws IOException {
+    try {
+      return EntryReader.decode(entry, record, name, ArchiveLayout.part(record.part())).bytes();
+    } catch (EntryReader.OtherName e) {
+      throw notAMemberOr(e, name);
+    }
   }
 
   private byte[] bytesOf(IndexRecord record, String indexFile, String name) throws IOException {
@@ -370,11 +393,20 @@ public final class HpfReader implements AutoCloseable {
 
   /** As {@link #list()}, with each member's length and modification time. */
   public Stream<NameEntry> listEntries() throws IOException {
+    return listEntriesFrom(null);
+  }
+
+  /**
+   * The merged entries from the blocks that hold {@code from} on (null: from the first), so
+   * that a listing of a directory does not read the names before it again.
+   */
+  private Stream<NameEntry> listEntriesFrom(String from) throws IOException {
     List<NamesFileReader> readers = new ArrayList<>();
     try {
       for (NamesSegment segment : manifest.namesSegments()) {
-        readers.add(new NamesFileReader(openGenerationFile(segment.file()),
-            storage.location(segment.file()), manifest.archiveId()));
+        readers.add(new NamesFileReader(namesFile(segment.file()),
+            storage.location(segment.file()), manifest.archiveId(),
+            namesBlocks.get(segment.file()), from));
       }
     } catch (IOException e) {
       for (NamesFileReader reader : readers) {
@@ -398,10 +430,12 @@ public final class HpfReader implements AutoCloseable {
    * The entries whose names start with {@code prefix}, in increasing UTF-8 byte order. Names
    * sharing a prefix are contiguous in that order, so this streams the merged segments up to the
    * first such name and stops after the last one: a directory {@code "a/b/"} costs reading the
-   * names before and inside it, never the whole tree in memory. Close the stream when done.
+   * names before and inside it, never the whole tree in memory, and once a listing has read past
+   * it, only the names inside it (and blocks read lately cost nothing). Close the stream when
+   * done.
    */
   public Stream<NameEntry> listEntries(String prefix) throws IOException {
-    Stream<NameEntry> all = listEntries();
+    Stream<NameEntry> all = listEntriesFrom(prefix);
     if (prefix.isEmpty()) {
       return all;
     }
@@ -459,6 +493,20 @@ public final class HpfReader implements AutoCloseable {
   public IndexRecord recordOfHash(String name) throws IOException {
     Found found = find(name);
     return found == null ? null : found.record;
+  }
+
+  /**
+   * The open names segment {@code file}, for one listing: closing it leaves it open for the
+   * next (the reader closes it), so a listing asks the file system nothing.
+   */
+  private ArchiveInput namesFile(String file) throws IOException {
+    ArchiveInput open = namesFiles.get(file, () -> openGenerationFile(file));
+    return new ForwardingInput(open) {
+      @Override
+      public void close() {
+        // the reader's, closed with it
+      }
+    };
   }
 
   /**
@@ -597,7 +645,11 @@ public final class HpfReader implements AutoCloseable {
       try {
         buckets.closeAll();
       } finally {
-        storage.close();
+        try {
+          namesFiles.closeAll();
+        } finally {
+          storage.close();
+        }
       }
     }
   }

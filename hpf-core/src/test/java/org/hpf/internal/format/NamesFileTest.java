@@ -259,6 +259,44 @@ class NamesFileTest {
   }
 
   @Test
+  void readersSharingTheBlocksStartAtTheBlockOfTheirFirstName() throws Exception {
+    List<NameEntry> entries = entries(names(10_000, 2), 2);
+    write(entries);
+    NamesBlocks blocks = new NamesBlocks();
+    assertEquals(entries, read(blocks, null), "a first pass reads every block");
+    for (int i = 0; i < entries.size(); i += 1999) {
+      String from = entries.get(i).name();
+      List<NameEntry> read = read(blocks, from);
+      List<NameEntry> expected = entries.subList(entries.size() - read.size(), entries.size());
+      assertEquals(expected, read, "from " + from);
+      assertTrue(expected.contains(entries.get(i)), "from " + from);
+      assertTrue(read.size() < entries.size() - i + 2000, "from " + from + ": " + read.size());
+    }
+    // A block damaged since the first pass fails the reader that starts before it.
+    byte[] file = bytes();
+    file[file.length * 5 / 8] ^= 1;
+    Files.write(tmp.resolve(FILE), file);
+    String before = entries.get(entries.size() / 2).name();
+    assertThrows(CorruptArchiveException.class, () -> read(blocks, before));
+  }
+
+  /** The entries a reader sharing {@code blocks} returns from {@code from} on, to the footer. */
+  private List<NameEntry> read(NamesBlocks blocks, String from) throws IOException {
+    List<NameEntry> entries = new ArrayList<>();
+    try (NamesFileReader reader = new NamesFileReader(storage.open(FILE), FILE, ID, blocks,
+        from)) {
+      try {
+        while (reader.hasNext()) {
+          entries.add(reader.next());
+        }
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+    }
+    return entries;
+  }
+
+  @Test
   void roundTripsExtremeLengthsAndTimes() throws Exception {
     List<NameEntry> entries = List.of(NameEntry.present("a", Long.MAX_VALUE, Long.MIN_VALUE),
         NameEntry.present("b", 0, Long.MAX_VALUE), NameEntry.present("c", (1L << 40) - 1, 0),

@@ -11,11 +11,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.metrics2.AbstractMetric;
-import org.apache.hadoop.metrics2.MetricsRecord;
-import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
-import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
 import org.hpf.internal.write.ArchiveCreator;
@@ -121,11 +116,11 @@ class ColdGetCostTest {
   private static Cost cost(MiniDFSCluster cluster, Work work) throws Exception {
     HdfsTesting.clientRpcs(cluster); // every earlier call is counted
     Map<String, Long> before = HdfsTesting.clientRpcsByMethod(cluster);
-    long readsBefore = blockReads(cluster);
+    long readsBefore = HdfsTesting.blockReads(cluster);
     work.run();
     HdfsTesting.clientRpcs(cluster);
     return new Cost(delta(before, HdfsTesting.clientRpcsByMethod(cluster)),
-        blockReads(cluster) - readsBefore);
+        HdfsTesting.blockReads(cluster) - readsBefore);
   }
 
   /** Calls whose count grew, without lease renewals (other clients of the shared cluster). */
@@ -138,23 +133,5 @@ class ColdGetCostTest {
       }
     });
     return grown;
-  }
-
-  /** Block reads the DataNodes have served, from their metrics. */
-  private static long blockReads(MiniDFSCluster cluster) {
-    long reads = 0;
-    for (DataNode dn : cluster.getDataNodes()) {
-      MetricsCollectorImpl collector = new MetricsCollectorImpl();
-      DefaultMetricsSystem.instance().getSource(dn.getMetrics().name())
-          .getMetrics(collector, true);
-      for (MetricsRecord record : collector.getRecords()) {
-        for (AbstractMetric metric : record.metrics()) {
-          if (metric.name().equals("ReadBlockOpNumOps")) {
-            reads += metric.value().longValue();
-          }
-        }
-      }
-    }
-    return reads;
   }
 }

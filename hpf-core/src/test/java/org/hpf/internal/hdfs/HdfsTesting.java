@@ -24,10 +24,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeRpcServer;
 import org.apache.hadoop.metrics2.AbstractMetric;
 import org.apache.hadoop.metrics2.MetricsRecord;
 import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.read.HpfReader;
 
@@ -129,15 +131,29 @@ final class HdfsTesting {
    * 300 ms apart agree.
    */
   static long clientRpcs(MiniDFSCluster cluster) throws InterruptedException {
-    long last = clientRpcsNow(cluster);
+    return settled(() -> clientRpcsNow(cluster));
+  }
+
+  /** A count once two readings of it 300 ms apart agree. */
+  private static long settled(java.util.function.LongSupplier count)
+      throws InterruptedException {
+    long last = count.getAsLong();
     while (true) {
       Thread.sleep(300);
-      long now = clientRpcsNow(cluster);
+      long now = count.getAsLong();
       if (now == last) {
         return now;
       }
       last = now;
     }
+  }
+
+  /**
+   * Block reads the DataNodes have served, once their metrics have settled: a DataNode counts
+   * a read after it has sent the bytes, so a count taken right after a read may miss it.
+   */
+  static long settledBlockReads(MiniDFSCluster cluster) throws InterruptedException {
+    return settled(() -> blockReads(cluster));
   }
 
   private static long clientRpcsNow(MiniDFSCluster cluster) {
@@ -154,6 +170,24 @@ final class HdfsTesting {
       }
     }
     return calls;
+  }
+
+  /** Block reads the DataNodes have served, from their metrics. */
+  static long blockReads(MiniDFSCluster cluster) {
+    long reads = 0;
+    for (DataNode dn : cluster.getDataNodes()) {
+      MetricsCollectorImpl collector = new MetricsCollectorImpl();
+      DefaultMetricsSystem.instance().getSource(dn.getMetrics().name())
+          .getMetrics(collector, true);
+      for (MetricsRecord record : collector.getRecords()) {
+        for (AbstractMetric metric : record.metrics()) {
+          if (metric.name().equals("ReadBlockOpNumOps")) {
+            reads += metric.value().longValue();
+          }
+        }
+      }
+    }
+    return reads;
   }
 
   /** Every client-protocol method the NameNode has counted, for messages. */
