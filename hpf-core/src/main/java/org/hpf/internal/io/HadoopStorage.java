@@ -8,6 +8,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
@@ -24,6 +25,7 @@ import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
@@ -32,6 +34,7 @@ import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem.HdfsDataOutputStreamBuilder;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.apache.hadoop.util.functional.FutureIO;
 import org.hpf.internal.access.AccessPlan;
 import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.access.RootAccess;
@@ -45,6 +48,12 @@ public final class HadoopStorage implements ArchiveStorage {
   private final String location;
   /** Asked of the file system when a file is first created: a reader never needs it. */
   private final Supplier<Short> replication;
+  /**
+   * True where the store is an object store (not {@link StorageProfile#RENAME}): asking it a
+   * file's length costs a request (a HEAD), so files are opened at the length the archive
+   * records, with the random read policy a reader's positioned reads want.
+   */
+  private final Supplier<Boolean> objectStore;
 
   /**
    * @param replication replication of new files, or 0 for the file system's default
@@ -57,6 +66,15 @@ public final class HadoopStorage implements ArchiveStorage {
     // On HDFS the default is a NameNode call (getServerDefaults), which a reader does not need.
     this.replication = replication > 0 ? () -> replication
         : Suppliers.memoize(() -> this.fs.getDefaultReplication(this.root));
+    this.objectStore = Suppliers.memoize(() -> probeObjectStore(this.fs, this.root));
+  }
+
+  private static boolean probeObjectStore(FileSystem fs, Path root) {
+    try {
+      return StorageProfile.probe(fs, root) != StorageProfile.RENAME;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Replication of new files. */
@@ -132,6 +150,14 @@ public final class HadoopStorage implements ArchiveStorage {
 
   @Override
   public ArchiveInput open(String name) throws IOException {
+    return open(name, -1);
+  }
+
+  @Override
+  public ArchiveInput open(String name, long knownLength) throws IOException {
+    if (objectStore.get()) {
+      return openOnObjectStore(name, knownLength);
+    }
     Path path = path(name);
     FSDataInputStream in = fs.open(path);
     long length;
@@ -142,6 +168,25 @@ public final class HadoopStorage implements ArchiveStorage {
       throw e;
     }
     return new HadoopInput(name, in, length, () -> fs.open(path));
+  }
+
+  /**
+   * Opens an object at {@code knownLength} without asking the store for it, or, where unknown,
+   * with the one HEAD that tells it. S3A's default (analytics) stream skips its own HEAD only
+   * when given the file's status; the length option serves the other streams.
+   */
+  private ArchiveInput openOnObjectStore(String name, long knownLength) throws IOException {
+    Path path = path(name);
+    FileStatus status = knownLength >= 0
+        ? new FileStatus(knownLength, false, 1, defaultBlockSize(), 0, path)
+        : fs.getFileStatus(path);
+    HadoopInput.Reopener opener = () -> FutureIO.awaitFuture(fs.openFile(path)
+        .withFileStatus(status)
+        .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, status.getLen())
+        .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY,
+            Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
+        .build());
+    return new HadoopInput(name, opener.open(), status.getLen(), opener);
   }
 
   @Override

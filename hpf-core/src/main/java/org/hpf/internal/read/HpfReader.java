@@ -373,7 +373,7 @@ public final class HpfReader implements AutoCloseable {
     List<NamesFileReader> readers = new ArrayList<>();
     try {
       for (NamesSegment segment : manifest.namesSegments()) {
-        readers.add(new NamesFileReader(openGenerationFile(segment.file()),
+        readers.add(new NamesFileReader(openGenerationFile(segment.file(), -1),
             storage.location(segment.file()), manifest.archiveId()));
       }
     } catch (IOException e) {
@@ -515,9 +515,9 @@ public final class HpfReader implements AutoCloseable {
     return EntryReader.storedName(parts.partOf(record, storage.location()), record);
   }
 
-  private ArchiveInput openGenerationFile(String name) throws IOException {
+  private ArchiveInput openGenerationFile(String name, long length) throws IOException {
     try {
-      return storage.open(name);
+      return storage.open(name, length);
     } catch (FileNotFoundException e) {
       throw missing(storage, manifest, name, e);
     }
