@@ -47,11 +47,6 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
-  public ArchiveInput open(String name, long length) throws IOException {
-    return delegate.open(name, length);
-  }
-
-  @Override
   public ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
     return delegate.createMergedPart(name, blockSize);
   }
