@@ -113,6 +113,8 @@ class ObjectStoreArchiveTest {
       System.out.println(stream + " stream: opening " + opened + "; " + MEMBERS + " cold gets "
           + minus(cold, opened) + "; " + MEMBERS + " warm gets " + minus(warm, cold));
       assertThat(opened.get(LIST)).as("LISTs to open").isLessThanOrEqualTo(1);
+      // The newest manifest is opened with the status its listing returned.
+      assertThat(opened.get(HEAD)).as(stream + ": HEADs to open").isZero();
       assertThat(warm.get(LIST)).as("LISTs of gets").isEqualTo(opened.get(LIST));
       assertThat(warm.get(HEAD)).as(stream + ": HEADs of warm gets").isEqualTo(cold.get(HEAD));
       // The classic stream reuses an open range where it can, and a read that runs past its end

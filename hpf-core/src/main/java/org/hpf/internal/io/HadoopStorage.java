@@ -15,7 +15,9 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -54,6 +56,12 @@ public final class HadoopStorage implements ArchiveStorage {
    * records, with the random read policy a reader's positioned reads want.
    */
   private final Supplier<Boolean> objectStore;
+  /**
+   * On an object store, the files the last {@link #list} found, by name: the statuses a LIST
+   * returns carry length and ETag, so the file a reader opens next (the newest manifest) needs
+   * no HEAD. Files of an archive never change once written; a listing replaces the last.
+   */
+  private volatile Map<String, FileStatus> lastListed = Map.of();
 
   /**
    * @param replication replication of new files, or 0 for the file system's default
@@ -171,18 +179,23 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   /**
-   * Opens an object at {@code knownLength} without asking the store for it, or, where unknown,
-   * with the one HEAD that tells it. S3A's default (analytics) stream skips its own HEAD only
-   * when given the file's status; the length option serves the other streams.
+   * Opens an object without asking the store for its length where the last listing or the
+   * archive ({@code knownLength}) tells it, else with the one HEAD that does. S3A's classic
+   * stream then sends no HEAD; its default (analytics) stream sends one unless the status
+   * carries the object's ETag, as a listed one does.
    */
   private ArchiveInput openOnObjectStore(String name, long knownLength) throws IOException {
     Path path = path(name);
-    FileStatus status = knownLength >= 0
-        ? new FileStatus(knownLength, false, 1, defaultBlockSize(), 0, path)
-        : fs.getFileStatus(path);
+    FileStatus status = lastListed.get(name);
+    if (status == null) {
+      status = knownLength >= 0
+          ? new FileStatus(knownLength, false, 1, defaultBlockSize(), 0, path)
+          : fs.getFileStatus(path);
+    }
+    FileStatus opened = status;
     HadoopInput.Reopener opener = () -> FutureIO.awaitFuture(fs.openFile(path)
-        .withFileStatus(status)
-        .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, status.getLen())
+        .withFileStatus(opened)
+        .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, opened.getLen())
         .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY,
             Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
         .build());
@@ -193,12 +206,20 @@ public final class HadoopStorage implements ArchiveStorage {
   public List<String> list(String dir) throws IOException {
     Path path = dir.isEmpty() ? root : path(dir);
     List<String> names = new ArrayList<>();
+    Map<String, FileStatus> files = new HashMap<>();
     try {
       for (FileStatus status : fs.listStatus(path)) {
         names.add(status.getPath().getName());
+        if (status.isFile()) {
+          files.put(dir.isEmpty() ? status.getPath().getName()
+              : dir + "/" + status.getPath().getName(), status);
+        }
       }
     } catch (FileNotFoundException e) {
       return names;
+    }
+    if (objectStore.get()) {
+      lastListed = files;
     }
     return names;
   }
