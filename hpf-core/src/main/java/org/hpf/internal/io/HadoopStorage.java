@@ -51,9 +51,9 @@ public final class HadoopStorage implements ArchiveStorage {
   /** Asked of the file system when a file is first created: a reader never needs it. */
   private final Supplier<Short> replication;
   /**
-   * True where the store is an object store (not {@link StorageProfile#RENAME}): asking it a
-   * file's length costs a request (a HEAD), so files are opened at the length the archive
-   * records, with the random read policy a reader's positioned reads want.
+   * {@link StorageProfile#readOnlyObjectStore}: asking the store a file's length costs a
+   * request (a HEAD), so files are opened at the length the archive records, with the random
+   * read policy a reader's positioned reads want.
    */
   private final Supplier<Boolean> objectStore;
   /**
@@ -79,7 +79,7 @@ public final class HadoopStorage implements ArchiveStorage {
 
   private static boolean probeObjectStore(FileSystem fs, Path root) {
     try {
-      return StorageProfile.probe(fs, root) != StorageProfile.RENAME;
+      return StorageProfile.readOnlyObjectStore(fs, root, fs.getConf());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -59,6 +59,17 @@ public enum StorageProfile {
     }
   }
 
+  /**
+   * True where {@code path}'s store is an object store by its own account and {@code conf}
+   * does not make it a rename store: asking it for a file's length costs a request, and only
+   * readers use it, so files of an archive, which never change once written, can be opened at
+   * the lengths the archive or a listing gives.
+   */
+  public static boolean readOnlyObjectStore(FileSystem fs, Path path, Configuration conf)
+      throws IOException {
+    return probe(fs, path) != RENAME && of(fs, path, conf) != RENAME;
+  }
+
   /** The profile {@code path}'s store declares by its path capabilities. */
   public static StorageProfile probe(FileSystem fs, Path path) throws IOException {
     boolean publishesAtClose = fs.hasPathCapability(path, CommonPathCapabilities.ABORTABLE_STREAM);
