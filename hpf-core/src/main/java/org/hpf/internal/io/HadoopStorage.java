@@ -206,11 +206,11 @@ public final class HadoopStorage implements ArchiveStorage {
   public List<String> list(String dir) throws IOException {
     Path path = dir.isEmpty() ? root : path(dir);
     List<String> names = new ArrayList<>();
-    Map<String, FileStatus> files = new HashMap<>();
+    Map<String, FileStatus> files = objectStore.get() ? new HashMap<>() : null;
     try {
       for (FileStatus status : fs.listStatus(path)) {
         names.add(status.getPath().getName());
-        if (status.isFile()) {
+        if (files != null && status.isFile()) {
           files.put(dir.isEmpty() ? status.getPath().getName()
               : dir + "/" + status.getPath().getName(), status);
         }
@@ -218,7 +218,7 @@ public final class HadoopStorage implements ArchiveStorage {
     } catch (FileNotFoundException e) {
       return names;
     }
-    if (objectStore.get()) {
+    if (files != null) {
       lastListed = files;
     }
     return names;
