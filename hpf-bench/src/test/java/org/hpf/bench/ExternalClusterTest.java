@@ -57,6 +57,13 @@ class ExternalClusterTest {
       try (FSDataInputStream in = fs.open(cluster.path("/external/a.txt"))) {
         assertArrayEquals(data, in.readAllBytes());
       }
+      // The DataNode counts a block read once it has sent the block, which may be after the
+      // client has its bytes: wait for it.
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+      while (cluster.dataNodeCounter("blocksRead") == blocksRead
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
       assertEquals(blocksRead + 1, cluster.dataNodeCounter("blocksRead"));
       assertEquals(1, cluster.liveDataNodes());
       assertTrue(cluster.startedDaemons());

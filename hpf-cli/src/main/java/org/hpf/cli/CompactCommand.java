@@ -59,9 +59,8 @@ final class CompactCommand extends HpfSubcommand {
       WriterOptions options = builder.build();
       // The compactor reports phases only: the bytes it copies into new parts are counted here.
       // The storage is the one every writer gets (HDFS features included), wrapped.
-      CountingStorage storage = new CountingStorage(HdfsIntegration.storage(
-          archivePath.getFileSystem(configuration()), archivePath,
-          (short) options.layout().replication(),
+      CountingStorage storage = new CountingStorage(HdfsIntegration.storageToChange(
+          configuration(), archivePath, (short) options.layout().replication(),
           options.layout().partSize(), options.settings()), "part-", progress::bytes);
       ArchiveWriter writer = ArchiveWriter.open(configuration(), storage, options);
       try (writer) {

@@ -21,6 +21,7 @@ import org.hpf.LockLostException;
 import org.hpf.NameConflictException;
 import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
+import org.hpf.UnsupportedStoreException;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
@@ -77,6 +78,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
     if (e instanceof AccessLossException) {
       return ExitCodes.ACCESS_LOSS;
+    }
+    if (e instanceof UnsupportedStoreException) {
+      return ExitCodes.UNSUPPORTED_STORE;
     }
     if (e instanceof FileNotFoundException || e instanceof FileNotInArchiveException
         || e instanceof NoCommittedGenerationException) {

@@ -46,6 +46,11 @@ public final class ExitCodes {
    * files they could read before (use --allow-access-loss to go ahead).
    */
   public static final int ACCESS_LOSS = 9;
+  /**
+   * A change refused, writing and deleting nothing: the archive is on a store where hpf cannot
+   * commit safely (an object store: no atomic rename). Reading works there.
+   */
+  public static final int UNSUPPORTED_STORE = 10;
 
   private ExitCodes() {}
 
@@ -69,6 +74,8 @@ public final class ExitCodes {
         + " stalled; nothing more committed");
     map.put(" " + ACCESS_LOSS, "refused: users would lose access to their files through the"
         + " archive; nothing written (--allow-access-loss)");
+    map.put(UNSUPPORTED_STORE + "", "refused: the store offers no safe commit (object store);"
+        + " nothing written; reading works");
     return map;
   }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 
 /**
@@ -42,6 +43,8 @@ public final class S3Server implements Closeable {
   private final Path directory;
   private final int port;
   private final long startMillis;
+  /** See {@link #fileSystem()}. */
+  private FileSystem fileSystem;
 
   private S3Server(Process watchdog, Path directory, int port, long startMillis) {
     this.watchdog = watchdog;
@@ -158,9 +161,22 @@ public final class S3Server implements Closeable {
     return conf;
   }
 
+  /** A client of this server's bucket, its own (not Hadoop's cached one); closed with it. */
+  public synchronized FileSystem fileSystem() throws IOException {
+    if (fileSystem == null) {
+      fileSystem = FileSystem.newInstance(bucketRoot().toUri(), configuration());
+    }
+    return fileSystem;
+  }
+
   /** Stops the server and deletes its objects. */
   @Override
   public void close() throws IOException {
+    synchronized (this) {
+      if (fileSystem != null) {
+        fileSystem.close();
+      }
+    }
     stop(watchdog);
     FileUtil.fullyDelete(directory.toFile());
   }

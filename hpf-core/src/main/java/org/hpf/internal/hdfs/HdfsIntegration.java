@@ -4,6 +4,7 @@ import org.hpf.WriteSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -11,6 +12,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.CommitSupport;
 import org.hpf.internal.io.HadoopStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,21 @@ public final class HdfsIntegration {
       return new HdfsStorage(dfs, root, replication, partSize, options);
     }
     return new HadoopStorage(fs, root, replication);
+  }
+
+  /**
+   * The storage of a writer that changes (or creates) {@code archive}: as {@link #storage}, once
+   * the store is known to be one hpf can commit to. Every change starts here, so a store without
+   * a safe commit is refused before anything is written or deleted.
+   *
+   * @throws org.hpf.UnsupportedStoreException where hpf cannot commit safely
+   */
+  public static ArchiveStorage storageToChange(Configuration conf, Path archive,
+      short replication, long partSize, WriteSettings options) throws IOException {
+    FileSystem fs = archive.getFileSystem(conf);
+    Path root = fs.makeQualified(archive);
+    CommitSupport.require(fs, root, conf, "changing " + root);
+    return storage(fs, root, replication, partSize, options);
   }
 
   /** The storage of a reader: opening a file on HDFS fetches all its block locations. */

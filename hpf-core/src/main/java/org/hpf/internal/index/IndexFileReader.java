@@ -34,7 +34,7 @@ public final class IndexFileReader {
     }
     String file = storage.location(ref.indexFile());
     byte[] bytes;
-    try (ArchiveInput in = storage.open(ref.indexFile())) {
+    try (ArchiveInput in = storage.open(ref.indexFile(), ref.indexFileLength())) {
       if (in.length() != ref.indexFileLength()) {
         throw new CorruptArchiveException(file, in.length(), "index file is " + in.length()
             + " bytes, the directory says " + ref.indexFileLength());

@@ -31,6 +31,16 @@ public interface ArchiveStorage extends Closeable {
   /** Opens a file for positioned reads. */
   ArchiveInput open(String name) throws IOException;
 
+  /**
+   * Opens a file whose length the archive records ({@code length}, or -1 where unknown): a
+   * storage on an object store then asks the store nothing before the first read (no HEAD),
+   * and a file shorter than that shows itself when a read passes its end. By default {@link
+   * #open(String)}, which wrappers that watch or fault their files override.
+   */
+  default ArchiveInput open(String name, long length) throws IOException {
+    return open(name);
+  }
+
   /** Names of the files directly inside {@code dir} (relative to {@code dir}); empty if none. */
   List<String> list(String dir) throws IOException;
 

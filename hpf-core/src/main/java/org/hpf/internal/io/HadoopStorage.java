@@ -8,13 +8,16 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -24,6 +27,7 @@ import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
@@ -32,6 +36,7 @@ import org.apache.hadoop.hdfs.DFSOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem.HdfsDataOutputStreamBuilder;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.apache.hadoop.util.functional.FutureIO;
 import org.hpf.internal.access.AccessPlan;
 import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.access.RootAccess;
@@ -45,6 +50,18 @@ public final class HadoopStorage implements ArchiveStorage {
   private final String location;
   /** Asked of the file system when a file is first created: a reader never needs it. */
   private final Supplier<Short> replication;
+  /**
+   * {@link StorageProfile#readOnlyObjectStore}: asking the store a file's length costs a
+   * request (a HEAD), so files are opened at the length the archive records, with the random
+   * read policy a reader's positioned reads want.
+   */
+  private final Supplier<Boolean> objectStore;
+  /**
+   * On an object store, the files the last {@link #list} found, by name: the statuses a LIST
+   * returns carry length and ETag, so the file a reader opens next (the newest manifest) needs
+   * no HEAD. Files of an archive never change once written; a listing replaces the last.
+   */
+  private volatile Map<String, FileStatus> lastListed = Map.of();
 
   /**
    * @param replication replication of new files, or 0 for the file system's default
@@ -57,6 +74,15 @@ public final class HadoopStorage implements ArchiveStorage {
     // On HDFS the default is a NameNode call (getServerDefaults), which a reader does not need.
     this.replication = replication > 0 ? () -> replication
         : Suppliers.memoize(() -> this.fs.getDefaultReplication(this.root));
+    this.objectStore = Suppliers.memoize(() -> probeObjectStore(this.fs, this.root));
+  }
+
+  private static boolean probeObjectStore(FileSystem fs, Path root) {
+    try {
+      return StorageProfile.readOnlyObjectStore(fs, root, fs.getConf());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Replication of new files. */
@@ -132,6 +158,14 @@ public final class HadoopStorage implements ArchiveStorage {
 
   @Override
   public ArchiveInput open(String name) throws IOException {
+    return open(name, -1);
+  }
+
+  @Override
+  public ArchiveInput open(String name, long knownLength) throws IOException {
+    if (objectStore.get()) {
+      return openOnObjectStore(name, knownLength);
+    }
     Path path = path(name);
     FSDataInputStream in = fs.open(path);
     long length;
@@ -144,16 +178,48 @@ public final class HadoopStorage implements ArchiveStorage {
     return new HadoopInput(name, in, length, () -> fs.open(path));
   }
 
+  /**
+   * Opens an object without asking the store for its length where the last listing or the
+   * archive ({@code knownLength}) tells it, else with the one HEAD that does. S3A's classic
+   * stream then sends no HEAD; its default (analytics) stream sends one unless the status
+   * carries the object's ETag, as a listed one does.
+   */
+  private ArchiveInput openOnObjectStore(String name, long knownLength) throws IOException {
+    Path path = path(name);
+    FileStatus status = lastListed.get(name);
+    if (status == null) {
+      status = knownLength >= 0
+          ? new FileStatus(knownLength, false, 1, defaultBlockSize(), 0, path)
+          : fs.getFileStatus(path);
+    }
+    FileStatus opened = status;
+    HadoopInput.Reopener opener = () -> FutureIO.awaitFuture(fs.openFile(path)
+        .withFileStatus(opened)
+        .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, opened.getLen())
+        .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY,
+            Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
+        .build());
+    return new HadoopInput(name, opener.open(), status.getLen(), opener);
+  }
+
   @Override
   public List<String> list(String dir) throws IOException {
     Path path = dir.isEmpty() ? root : path(dir);
     List<String> names = new ArrayList<>();
+    Map<String, FileStatus> files = objectStore.get() ? new HashMap<>() : null;
     try {
       for (FileStatus status : fs.listStatus(path)) {
         names.add(status.getPath().getName());
+        if (files != null && status.isFile()) {
+          files.put(dir.isEmpty() ? status.getPath().getName()
+              : dir + "/" + status.getPath().getName(), status);
+        }
       }
     } catch (FileNotFoundException e) {
       return names;
+    }
+    if (files != null) {
+      lastListed = files;
     }
     return names;
   }

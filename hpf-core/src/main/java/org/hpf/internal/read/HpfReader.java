@@ -500,7 +500,7 @@ public final class HpfReader implements AutoCloseable {
    * next (the reader closes it), so a listing asks the file system nothing.
    */
   private ArchiveInput namesFile(String file) throws IOException {
-    ArchiveInput open = namesFiles.get(file, () -> openGenerationFile(file));
+    ArchiveInput open = namesFiles.get(file, () -> openGenerationFile(file, -1));
     return new ForwardingInput(open) {
       @Override
       public void close() {
@@ -563,9 +563,9 @@ public final class HpfReader implements AutoCloseable {
     return EntryReader.storedName(parts.partOf(record, storage.location()), record);
   }
 
-  private ArchiveInput openGenerationFile(String name) throws IOException {
+  private ArchiveInput openGenerationFile(String name, long length) throws IOException {
     try {
-      return storage.open(name);
+      return storage.open(name, length);
     } catch (FileNotFoundException e) {
       throw missing(storage, manifest, name, e);
     }

@@ -52,7 +52,7 @@ final class LoadedBucket implements java.io.Closeable {
       BucketRef ref, RecordCache cache) throws IOException {
     String name = ref.indexFile();
     String file = storage.location(name);
-    ArchiveInput index = opener.open(name);
+    ArchiveInput index = opener.open(name, ref.indexFileLength());
     try {
       if (index.length() != ref.indexFileLength()) {
         throw new CorruptArchiveException(file, index.length(), "index file is "

@@ -64,7 +64,7 @@ final class PartFiles implements AutoCloseable {
 
   private ArchiveInput openPart(PartInfo info) throws IOException {
     String name = ArchiveLayout.part(info.id());
-    ArchiveInput input = opener.open(name);
+    ArchiveInput input = opener.open(name, info.length());
     if (input.length() < info.length()) {
       long actual = input.length();
       input.close();

@@ -173,8 +173,7 @@ public final class ArchiveWriter implements AutoCloseable {
 
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
-    return HdfsIntegration.storage(archive.getFileSystem(conf), archive,
-        (short) options.layout().replication(),
+    return HdfsIntegration.storageToChange(conf, archive, (short) options.layout().replication(),
         options.layout().partSize(), options.settings());
   }
 

@@ -25,6 +25,7 @@ import org.hpf.internal.access.Readers;
 import org.hpf.fs.HpfFileChecksum;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.WriteSettings;
+import org.hpf.internal.io.CommitSupport;
 import org.hpf.internal.read.HpfReader;
 
 /**
@@ -141,6 +142,8 @@ public final class SourceRemoval {
       BeforeDelete beforeDelete) throws IOException {
     FileSystem archiveFs = archive.getFileSystem(conf);
     Path target = archiveFs.makeQualified(archive);
+    // Sources are deleted only against an archive hpf could have committed and can lock.
+    CommitSupport.require(archiveFs, target, conf, "deleting sources archived in " + target);
     List<Path> dirs = new ArrayList<>();
     for (Path root : roots) {
       dirs.add(checkRoot(conf, root, target));

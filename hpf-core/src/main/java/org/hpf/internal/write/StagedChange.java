@@ -168,9 +168,7 @@ public final class StagedChange implements AutoCloseable {
 
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
-    FileSystem fs = archive.getFileSystem(conf);
-    return HdfsIntegration.storage(fs, fs.makeQualified(archive),
-        (short) options.layout().replication(),
+    return HdfsIntegration.storageToChange(conf, archive, (short) options.layout().replication(),
         options.layout().partSize(), options.settings());
   }
 

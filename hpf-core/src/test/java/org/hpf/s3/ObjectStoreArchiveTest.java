@@ -1,0 +1,262 @@
+package org.hpf.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.hpf.ArchiveReader;
+import org.hpf.ArchiveWriter;
+import org.hpf.HpfArchive;
+import org.hpf.UnsupportedStoreException;
+import org.hpf.internal.io.StorageProfile;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.SourceRemoval;
+import org.hpf.mapreduce.ArchiveJob;
+import org.hpf.testing.BucketKeys;
+import org.hpf.testing.S3Server;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An archive on s3a://, against a real S3-protocol server: written on the local disk and copied
+ * there object by object, it reads back whole, opening it lists once, and gets at the lengths
+ * the archive records send no HEAD; every change is refused before it writes or deletes a key.
+ */
+@Tag("s3")
+class ObjectStoreArchiveTest {
+  private static final int MEMBERS = 30;
+  private static final String HEAD = "action_http_head_request";
+  private static final String GET = "action_http_get_request";
+  private static final String LIST = "object_list_request";
+
+  @TempDir
+  static java.nio.file.Path local;
+  private static S3Server server;
+  private static FileSystem s3;
+  private static Path archive;
+  private static final Map<String, byte[]> MEMBER_BYTES = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void copyAnArchiveToTheStore() throws IOException {
+    server = S3Server.start();
+    s3 = server.fileSystem();
+    for (int i = 0; i < MEMBERS; i++) {
+      MEMBER_BYTES.put("dir" + i % 3 + "/member-" + i,
+          ("member " + i + " ").repeat(1 + i * 7).getBytes(StandardCharsets.UTF_8));
+    }
+    Configuration conf = new Configuration();
+    Path written = new Path(local.resolve("archive").toUri());
+    try (ArchiveWriter writer = HpfArchive.create(written, conf)) {
+      for (Map.Entry<String, byte[]> member : MEMBER_BYTES.entrySet()) {
+        writer.add(member.getKey(), member.getValue());
+      }
+      writer.commit();
+    }
+    archive = new Path(server.bucketRoot(), "archives/a.hpf");
+    FileUtil.copy(FileSystem.getLocal(conf), written, s3, archive, false, conf);
+  }
+
+  @AfterAll
+  static void stopServer() throws IOException {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void copiedArchiveReadsBackWhole() throws IOException {
+    try (ArchiveReader reader = HpfArchive.openReader(archive, server.configuration())) {
+      for (Map.Entry<String, byte[]> member : MEMBER_BYTES.entrySet()) {
+        assertArrayEquals(member.getValue(), reader.get(member.getKey()), member.getKey());
+      }
+    }
+    // And through hpf://, as Hadoop's tools read it.
+    String name = MEMBER_BYTES.keySet().iterator().next();
+    Path viaHpf = new Path("hpf://s3a-" + S3Server.BUCKET + "/archives/a.hpf/" + name);
+    try (FileSystem hpf = FileSystem.newInstance(viaHpf.toUri(), server.configuration());
+        FSDataInputStream in = hpf.open(viaHpf)) {
+      assertArrayEquals(MEMBER_BYTES.get(name), in.readAllBytes());
+    }
+  }
+
+  /**
+   * A stream adds its requests to the file system's statistics when it closes: each reader here
+   * is closed before its cost is read, and warm gets are what a second pass adds to a first.
+   */
+  @Test
+  void openingListsOnceAndWarmGetsSendNoHead() throws IOException {
+    Configuration classic = server.configuration();
+    classic.set("fs.s3a.input.stream.type", "classic");
+    for (Configuration conf : List.of(server.configuration(), classic)) {
+      String stream = conf.get("fs.s3a.input.stream.type", "analytics");
+      Map<String, Long> opened = readerCost(conf, 0);
+      Map<String, Long> cold = readerCost(conf, 1);
+      Map<String, Long> warm = readerCost(conf, 2);
+      System.out.println(stream + " stream: opening " + opened + "; " + MEMBERS + " cold gets "
+          + minus(cold, opened) + "; " + MEMBERS + " warm gets " + minus(warm, cold));
+      assertThat(opened.get(LIST)).as("LISTs to open").isLessThanOrEqualTo(1);
+      // The newest manifest is opened with the status its listing returned.
+      assertThat(opened.get(HEAD)).as(stream + ": HEADs to open").isZero();
+      assertThat(warm.get(LIST)).as("LISTs of gets").isEqualTo(opened.get(LIST));
+      assertThat(warm.get(HEAD)).as(stream + ": HEADs of warm gets").isEqualTo(cold.get(HEAD));
+      // The classic stream reuses an open range where it can, and a read that runs past its end
+      // costs a second GET: at most one more per get.
+      assertThat(warm.get(GET) - cold.get(GET)).as(stream + ": GETs of warm gets")
+          .isLessThanOrEqualTo(stream.equals("classic") ? 2 * MEMBERS : MEMBERS);
+      if (stream.equals("classic")) {
+        // At the lengths the archive records, the classic stream asks for none.
+        assertThat(cold.get(HEAD)).as("HEADs of cold gets, classic stream")
+            .isEqualTo(opened.get(HEAD));
+      }
+    }
+  }
+
+  /** The requests of opening the archive and getting every member {@code passes} times. */
+  private static Map<String, Long> readerCost(Configuration conf, int passes)
+      throws IOException {
+    try (FileSystem counted = FileSystem.newInstance(archive.toUri(), conf)) {
+      try (HpfReader reader = HpfReader.open(counted, archive, ReaderOptions.defaults())) {
+        for (int pass = 0; pass < passes; pass++) {
+          for (Map.Entry<String, byte[]> member : MEMBER_BYTES.entrySet()) {
+            assertArrayEquals(member.getValue(), reader.get(member.getKey()));
+          }
+        }
+      }
+      return counters(counted);
+    }
+  }
+
+  private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
+    Map<String, Long> difference = new LinkedHashMap<>();
+    after.forEach((name, count) -> difference.put(name, count - before.get(name)));
+    return difference;
+  }
+
+  @Test
+  void storesDeclareTheirProfile() throws IOException {
+    Configuration conf = new Configuration();
+    Path disk = new Path(local.toUri());
+    assertThat(StorageProfile.of(FileSystem.getLocal(conf), disk, conf))
+        .isEqualTo(StorageProfile.RENAME);
+    assertThat(StorageProfile.of(FileSystem.getLocal(conf).getRaw(), disk, conf))
+        .isEqualTo(StorageProfile.RENAME);
+    assertThat(StorageProfile.of(s3, archive, server.configuration()))
+        .isEqualTo(StorageProfile.CONDITIONAL_CREATE);
+    try (FileSystem unconditional = FileSystem.newInstance(archive.toUri(),
+        unconditional())) {
+      assertThat(StorageProfile.of(unconditional, archive, unconditional()))
+          .isEqualTo(StorageProfile.READ_ONLY);
+    }
+    assertThat(StorageProfile.readOnlyObjectStore(s3, archive, conf)).isTrue();
+    assertThat(StorageProfile.readOnlyObjectStore(FileSystem.getLocal(conf), disk, conf))
+        .isFalse();
+    conf.set(StorageProfile.KEY, "rename");
+    assertThat(StorageProfile.of(s3, archive, conf)).isEqualTo(StorageProfile.RENAME);
+    // Where the operator lets hpf write, files may change: they are opened as they are.
+    assertThat(StorageProfile.readOnlyObjectStore(s3, archive, conf)).isFalse();
+    conf.set(StorageProfile.KEY, "fast");
+    assertThrows(IllegalArgumentException.class, () -> StorageProfile.of(s3, archive, conf));
+  }
+
+  @Test
+  void changesAreRefusedWithoutTouchingTheBucket() throws IOException {
+    assertEveryChangeRefused(uncached(server.configuration()),
+        "offers no atomic rename; it offers conditional create"
+            + " (fs.option.create.conditional.overwrite), but commits by conditional create are"
+            + " not supported yet");
+  }
+
+  @Test
+  void changesAreRefusedWhereConditionalCreateIsOff() throws IOException {
+    assertEveryChangeRefused(uncached(unconditional()), "offers no atomic rename and no"
+        + " conditional create (fs.option.create.conditional.overwrite); hpf cannot commit safely"
+        + " there");
+  }
+
+  @Test
+  void anOperatorCanMakeADiskReadOnly() throws IOException {
+    Configuration conf = new Configuration();
+    conf.set(StorageProfile.KEY, "read-only");
+    Path target = new Path(local.resolve("read-only").toUri());
+    UnsupportedStoreException refused = assertThrows(UnsupportedStoreException.class,
+        () -> HpfArchive.create(target, conf));
+    assertThat(refused).hasMessageContaining("is read-only to hpf (hpf.storage.profile=read-only)");
+    assertThat(Files.exists(local.resolve("read-only"))).isFalse();
+  }
+
+  /** Each change fails with the message's reason, and no key of the bucket changed. */
+  private static void assertEveryChangeRefused(Configuration conf, String reason)
+      throws IOException {
+    java.nio.file.Path sourceDir = Files.createDirectories(local.resolve("sources-"
+        + conf.getBoolean("fs.s3a.create.conditional.enabled", true)));
+    Files.writeString(sourceDir.resolve("member-0"), "member 0 ");
+    Path sources = new Path(sourceDir.toUri());
+    Path fresh = new Path(server.bucketRoot(), "archives/new.hpf");
+    Map<String, Executable> changes = new LinkedHashMap<>();
+    changes.put("create", () -> HpfArchive.create(fresh, conf).close());
+    changes.put("create from trees",
+        () -> HpfArchive.createFromTrees(fresh, conf, List.of(sources)));
+    // An append, a delete, a rename of members, a compaction and a recovery all open a writer.
+    changes.put("open a writer", () -> HpfArchive.openWriter(archive, conf).close());
+    changes.put("job create", () -> ArchiveJob.create(conf, List.of(sources), fresh));
+    changes.put("job append", () -> ArchiveJob.append(conf, List.of(sources), archive));
+    changes.put("delete sources", () -> SourceRemoval.run(conf, archive, List.of(sources),
+        new SourceRemoval.Options(false, 1)));
+
+    SortedSet<String> before = keys();
+    for (Map.Entry<String, Executable> change : changes.entrySet()) {
+      UnsupportedStoreException refused = assertThrows(UnsupportedStoreException.class,
+          change.getValue(), change.getKey());
+      assertThat(refused).as(change.getKey()).hasMessageContaining(reason)
+          .hasMessageContaining("s3a://" + S3Server.BUCKET + "/archives/")
+          .hasMessageEndingWith("write the archive on HDFS or a local disk and copy it to the"
+              + " store");
+      assertThat(keys()).as("keys after " + change.getKey()).isEqualTo(before);
+    }
+    assertThat(Files.exists(sourceDir.resolve("member-0"))).isTrue();
+  }
+
+  private static SortedSet<String> keys() throws IOException {
+    return BucketKeys.below(s3, server.bucketRoot());
+  }
+
+  private static Configuration unconditional() {
+    Configuration conf = server.configuration();
+    conf.setBoolean("fs.s3a.create.conditional.enabled", false);
+    return conf;
+  }
+
+  /** A configuration whose s3a:// file systems are its own, not the cache's. */
+  private static Configuration uncached(Configuration conf) {
+    conf.setBoolean("fs.s3a.impl.disable.cache", true);
+    return conf;
+  }
+
+  private static Map<String, Long> counters(FileSystem fs) {
+    Map<String, Long> all = IOStatisticsSupport.snapshotIOStatistics(
+        IOStatisticsSupport.retrieveIOStatistics(fs)).counters();
+    Map<String, Long> wanted = new LinkedHashMap<>();
+    for (String name : List.of(LIST, HEAD, "object_metadata_request", GET)) {
+      wanted.put(name, all.getOrDefault(name, 0L));
+    }
+    return wanted;
+  }
+}
