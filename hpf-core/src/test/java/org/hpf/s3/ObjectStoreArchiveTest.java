@@ -28,7 +28,6 @@ import org.hpf.internal.write.SourceRemoval;
 import org.hpf.mapreduce.ArchiveJob;
 import org.hpf.testing.BucketKeys;
 import org.hpf.testing.S3Server;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -56,7 +55,7 @@ class ObjectStoreArchiveTest {
 
   @BeforeAll
   static void copyAnArchiveToTheStore() throws IOException {
-    server = S3Server.start();
+    server = S3Server.shared();
     s3 = server.fileSystem();
     for (int i = 0; i < MEMBERS; i++) {
       MEMBER_BYTES.put("dir" + i % 3 + "/member-" + i,
@@ -72,13 +71,6 @@ class ObjectStoreArchiveTest {
     }
     archive = new Path(server.bucketRoot(), "archives/a.hpf");
     FileUtil.copy(FileSystem.getLocal(conf), written, s3, archive, false, conf);
-  }
-
-  @AfterAll
-  static void stopServer() throws IOException {
-    if (server != null) {
-      server.close();
-    }
   }
 
   @Test

@@ -52,20 +52,17 @@ class S3aGuaranteesTest {
 
   @BeforeAll
   static void startServer() throws IOException {
-    server = S3Server.start();
+    server = S3Server.shared();
     System.out.println("S3 server started in " + server.startMillis() + " ms");
     fs = open(server.configuration());
   }
 
   @AfterAll
-  static void stopServer() throws IOException {
+  static void closeFileSystem() throws IOException {
     if (fs != null) {
       System.out.println("S3A statistics of the class: "
           + IOStatisticsLogging.ioStatisticsToPrettyString(statistics(fs)));
       fs.close();
-    }
-    if (server != null) {
-      server.close();
     }
     System.out.println("S3aGuaranteesTest took " + (System.nanoTime() - CLASS_START) / 1_000_000
         + " ms");

@@ -53,6 +53,28 @@ public final class S3Server implements Closeable {
     this.startMillis = startMillis;
   }
 
+  private static S3Server shared;
+
+  /**
+   * The server of this JVM, started on first use and stopped when the JVM exits: test classes
+   * share it, as they share a MiniDFSCluster, since starting one takes seconds. Each class
+   * keeps to keys of its own; none closes it.
+   */
+  public static synchronized S3Server shared() throws IOException {
+    if (shared == null) {
+      S3Server started = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          started.close();
+        } catch (IOException e) {
+          // the watchdog stops the server when this JVM's pipe closes anyway
+        }
+      }, "s3-server-stop"));
+      shared = started;
+    }
+    return shared;
+  }
+
   /** Starts a server with an empty {@link #BUCKET} and waits until it listens. */
   public static S3Server start() throws IOException {
     long begin = System.nanoTime();
