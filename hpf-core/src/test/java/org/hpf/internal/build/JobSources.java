@@ -95,7 +95,18 @@ final class JobSources {
     }
   }
 
-  /** Two archives hold the same members with the same bytes, lengths and times. */
+  /** Each entry's name, deletion, length, time and access, its access class resolved. */
+  private static List<List<Object>> described(HpfReader reader, List<NameEntry> entries)
+      throws IOException {
+    List<List<Object>> described = new java.util.ArrayList<>();
+    for (NameEntry e : entries) {
+      described.add(java.util.Arrays.asList(e.name(), e.deleted(), e.length(), e.mtimeMillis(),
+          reader.manifest().access(e.access(), e.name())));
+    }
+    return described;
+  }
+
+  /** Two archives hold the same members with the same bytes, lengths, times and access. */
   static void assertSameMembers(Configuration conf, Path expected, Path actual)
       throws IOException {
     try (HpfReader want = HpfReader.open(conf, expected);
@@ -109,10 +120,11 @@ final class JobSources {
         entries = names.toList();
         gotEntries = gotNames.toList();
       }
-      // Names, lengths and times agree; where each entry lies is each archive's own, and each
-      // names entry says where its archive's index says.
-      assertEquals(entries.stream().map(NameEntry::withoutLocation).toList(),
-          gotEntries.stream().map(NameEntry::withoutLocation).toList());
+      // Names, lengths, times and owners, groups and modes agree; where each entry lies is each
+      // archive's own, as are the ids of access classes (numbered in the order a writer met
+      // them, which a job's parallel tasks do not fix), and each names entry says where its
+      // archive's index says.
+      assertEquals(described(want, entries), described(got, gotEntries));
       for (NameEntry entry : gotEntries) {
         assertEquals(EntryLocation.of(got.record(entry.name())), entry.location(),
             entry.name());
