@@ -50,19 +50,26 @@ class FailedChangeTest {
   private Path template;
 
   private static WriterOptions options() {
-    return WriterOptions.builder().settings(s -> s.threads(2)).layout(l -> l.withPartSize(48 * 1024)
-        .withBucketCapacity(24)).journalBatch(8, 32 * 1024).build();
+    return options(2);
+  }
+
+  private static WriterOptions options(int threads) {
+    return WriterOptions.builder().settings(s -> s.threads(threads)).layout(l -> l
+        .withPartSize(48 * 1024).withBucketCapacity(24)).journalBatch(8, 32 * 1024).build();
   }
 
   private List<Source> sources(String dir, String prefix, int count, long seed) throws IOException {
     return ArchiveFixtures.sources(tmp.resolve(dir), prefix, count, seed, expected);
   }
 
-  /** A base archive of 80 members, and the members it holds. */
+  /**
+   * A base archive of 80 members, and the members it holds. One merge thread lays its parts out
+   * the same way on every run: members in name order, a few parts of about 16 each.
+   */
   private Map<String, byte[]> base() throws IOException {
     List<Source> base = sources("base", "b", 80, 2);
     template = tmp.resolve("template");
-    ArchiveCreator.create(storage(template), base, options());
+    ArchiveCreator.create(storage(template), base, options(1));
     return new TreeMap<>(expected);
   }
 
@@ -158,9 +165,14 @@ class FailedChangeTest {
   @Test
   void aDeleteAndACompactionThatFailAtAnyStepLeaveTheArchiveAsItWas() throws IOException {
     Map<String, byte[]> before = base();
+    // Five of every eight: each part keeps live members among dead ones, so the compaction
+    // below copies members into a new part (a part wholly live or wholly dead is not copied,
+    // and a compaction that only drops dead parts has few steps to fail at).
     List<String> doomed = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      doomed.add("b/f" + i);
+    for (int i = 0; i < 80; i++) {
+      if (i % 8 < 5) {
+        doomed.add("b/f" + i);
+      }
     }
     Map<String, byte[]> after = new TreeMap<>(before);
     doomed.forEach(after::remove);
@@ -169,6 +181,10 @@ class FailedChangeTest {
     }
     try (ArchiveWriter writer = ArchiveWriter.open(CONF, hadoopPath(template), options())) {
       writer.delete(doomed);
+      for (Manifest.PartInfo part : writer.manifest().parts()) {
+        assertTrue(part.liveEntries() > 0 && part.liveFraction() < 0.9, "part " + part.id()
+            + " would not be copied: " + part.liveEntries() + " live, " + part.liveFraction());
+      }
     }
     for (FailingStorage.Fault fault : FailingStorage.Fault.values()) {
       assertTrue(failEveryStep(after, after, writer -> writer.compact(0.9), fault) > 10);
