@@ -141,7 +141,9 @@ public interface ArchiveReader extends Closeable {
    * Reads every member below a directory, as {@link #list(String)} selects them, with
    * {@link #readAll(Collection, BatchRead, MemberHandler) readAll}: the names are streamed
    * from the names files, so memory does not grow with the number of members; the caller's
-   * order is the listing's. Nothing below it: the handler is never called.
+   * order is the listing's. The names files say where each member lies, so no index is read
+   * (except for members listed by archives of older versions). Nothing below it: the handler
+   * is never called.
    *
    * @param directory the directory's path, without or with a trailing {@code /}
    * @param settings how to read: window, gaps, threads, order

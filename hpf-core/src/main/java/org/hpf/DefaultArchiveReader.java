@@ -118,14 +118,32 @@ final class DefaultArchiveReader implements ArchiveReader {
     });
   }
 
-  /** The names below a directory (every name for the root); a member's own name for itself. */
+  /**
+   * The names below a directory (every name for the root); a member's own name for itself. The
+   * names files tell which, with no index lookup: a member named {@code path} comes first among
+   * the names that start with it, being a prefix of all the others.
+   */
   private static Stream<NameEntry> below(HpfReader reader, String path) throws IOException {
     if (path.isEmpty()) {
       return reader.listEntries("");
     }
-    if (reader.exists(path)) {
-      return reader.listEntries(path).filter(entry -> entry.name().equals(path));
+    Stream<NameEntry> startingWithPath = reader.listEntries(path);
+    try {
+      Iterator<NameEntry> first = startingWithPath.iterator();
+      if (first.hasNext()) {
+        NameEntry entry = first.next();
+        if (entry.name().equals(path)) {
+          return Stream.of(entry).onClose(startingWithPath::close);
+        }
+      }
+    } catch (UncheckedIOException e) {
+      startingWithPath.close();
+      throw e.getCause();
+    } catch (RuntimeException | Error e) {
+      startingWithPath.close();
+      throw e;
     }
+    startingWithPath.close();
     return reader.listEntries(path + "/");
   }
 
@@ -152,7 +170,8 @@ final class DefaultArchiveReader implements ArchiveReader {
     String path = withoutTrailingSlashes(directory);
     call(reader -> {
       try (Stream<NameEntry> members = below(reader, path)) {
-        readBatch(reader, members.map(NameEntry::name).iterator(), settings, handler);
+        BatchReader.readListed(reader, members.iterator(), BatchReader.Settings.of(settings),
+            entry -> handler.handle(new Member(entry, reader)));
       } catch (UncheckedIOException e) {
         throw e.getCause(); // closing a names file failed
       }

@@ -23,8 +23,8 @@ import org.hpf.internal.read.HpfReader;
 
 /**
  * Writes members to their files with several threads. Members are taken in batches and each
- * batch is read as one ({@link BatchReader}: looked up together, close entries read with one
- * read, in part order), each member checked whole before a thread writes it to its file. The
+ * batch is read as one ({@link BatchReader#readListed}: located by the listing, close entries
+ * read with one read, in part order), each member checked whole before a thread writes it to its file. The
  * members read and not yet written stay within {@link #WINDOW_BYTES}. The first failure stops
  * the work: members not started are not written, and it is thrown.
  */
@@ -83,17 +83,17 @@ final class ParallelExtraction implements AutoCloseable {
 
   private void flush() throws IOException {
     Map<String, NameEntry> byName = new HashMap<>();
-    List<String> names = new ArrayList<>(entries.size());
-    for (NameEntry entry : entries) {
+    List<NameEntry> listed = new ArrayList<>(entries);
+    for (NameEntry entry : listed) {
       byName.put(entry.name(), entry);
-      names.add(entry.name());
     }
     entries.clear();
     AtomicBoolean failed = new AtomicBoolean();
-    List<Future<Void>> writes = new ArrayList<>(names.size());
+    List<Future<Void>> writes = new ArrayList<>(listed.size());
     Throwable failure = null;
     try {
-      BatchReader.read(reader, names.iterator(), reads, member -> {
+      // The listing says where each member lies: no index lookup per member.
+      BatchReader.readListed(reader, listed.iterator(), reads, member -> {
         EntryStatus status = member.status(); // throws what reading it met
         NameEntry entry = byName.get(member.name());
         long bytes = member.inMemory() ? status.length() : 0;

@@ -289,6 +289,50 @@ class BatchReadTest {
     reader.readAll(members.keySet(), BatchRead.defaults().withWindowBytes(1), member -> { });
   }
 
+  /**
+   * A directory is read from where its names files say its members lie: no index read, over
+   * layers with replaced and deleted members, each member's current bytes; while the same names
+   * read by name are looked up in the index.
+   */
+  @Test
+  void aDirectoryIsReadWithoutAnIndexLookupAcrossLayers() throws IOException {
+    Random random = new Random(5);
+    try (ArchiveWriter writer = HpfArchive.openWriter(archive, conf)) {
+      for (int i = 0; i < 300; i += 7) {
+        String name = String.format("d/%03d", i);
+        members.put(name, randomBytes(random, 100 + random.nextInt(2000)));
+        writer.replace(name, members.get(name));
+      }
+      members.put("d/new", randomBytes(random, 500));
+      writer.add("d/new", members.get("d/new"));
+      writer.commit();
+    }
+    try (ArchiveWriter writer = HpfArchive.openWriter(archive, conf)) {
+      for (int i = 3; i < 300; i += 11) {
+        String name = String.format("d/%03d", i);
+        members.remove(name);
+        writer.delete(name);
+      }
+      writer.commit();
+    }
+    List<String> expected = members.keySet().stream().filter(n -> n.startsWith("d/")).toList();
+    try (ArchiveReader reader = HpfArchive.openReader(archive, conf)) {
+      openEveryPart(reader);
+      ReadCountingFileSystem.reset();
+      List<Got> got = new ArrayList<>();
+      reader.readDirectory("d", BatchRead.defaults().withCallerOrder(true),
+          member -> got.add(got(member)));
+      assertEquals(expected, namesOf(got));
+      assertMembers(got);
+      assertEquals(0, ReadCountingFileSystem.indexReads(), "index reads of a directory read");
+
+      ReadCountingFileSystem.reset();
+      assertMembers(readAll(reader, expected, BatchRead.defaults()));
+      assertTrue(ReadCountingFileSystem.indexReads() > 0, "the same names, read by name, are "
+          + "looked up");
+    }
+  }
+
   /** Close entries are read together: far fewer positioned reads than members. */
   @Test
   void closeEntriesAreReadWithOneReadPerRun() throws IOException {

@@ -19,6 +19,7 @@ import org.hpf.BatchRead;
 import org.hpf.CorruptArchiveException;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ReadRange;
 
@@ -85,17 +86,42 @@ public final class BatchReader {
    */
   public static void read(HpfReader reader, Iterator<String> names, Settings settings,
       Handler handler) throws IOException {
+    inChunks(names, settings, handler, (chunk, pool) -> new Batch(reader, chunk,
+        reader.recordsOfHashes(chunk), settings, pool));
+  }
+
+  /**
+   * Reads the members of a listing ({@code entries}, none a deletion), as {@link #read} reads
+   * names: an entry that says where its member lies gives its record ({@link
+   * HpfReader#recordsOfEntries}), so a directory is read without a lookup per member. The entry
+   * read must still carry the member's name and pass every checksum.
+   */
+  public static void readListed(HpfReader reader, Iterator<NameEntry> entries,
+      Settings settings, Handler handler) throws IOException {
+    inChunks(entries, settings, handler, (chunk, pool) -> new Batch(reader,
+        chunk.stream().map(NameEntry::name).toList(), reader.recordsOfEntries(chunk), settings,
+        pool));
+  }
+
+  /** Makes the batch of one chunk of items. */
+  @FunctionalInterface
+  private interface BatchOf<T> {
+    Batch of(List<T> chunk, ExecutorService pool) throws IOException;
+  }
+
+  private static <T> void inChunks(Iterator<T> items, Settings settings, Handler handler,
+      BatchOf<T> batchOf) throws IOException {
     ExecutorService pool = Executors.newFixedThreadPool(settings.threads(), runnable -> {
       Thread thread = new Thread(runnable, "hpf-batch-read");
       thread.setDaemon(true);
       return thread;
     });
     try {
-      List<String> chunk = new ArrayList<>(LOOKUP_NAMES);
-      while (hasNext(names)) {
-        chunk.add(names.next());
-        if (chunk.size() == LOOKUP_NAMES || !hasNext(names)) {
-          new Batch(reader, chunk, settings, pool).run(handler);
+      List<T> chunk = new ArrayList<>(LOOKUP_NAMES);
+      while (hasNext(items)) {
+        chunk.add(items.next());
+        if (chunk.size() == LOOKUP_NAMES || !hasNext(items)) {
+          batchOf.of(chunk, pool).run(handler);
           chunk.clear();
         }
       }
@@ -104,9 +130,9 @@ public final class BatchReader {
     }
   }
 
-  private static boolean hasNext(Iterator<String> names) throws IOException {
+  private static boolean hasNext(Iterator<?> items) throws IOException {
     try {
-      return names.hasNext();
+      return items.hasNext();
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
@@ -184,12 +210,12 @@ public final class BatchReader {
     private final BlockingQueue<Read> done = new LinkedBlockingQueue<>();
     private long inFlight;
 
-    Batch(HpfReader reader, List<String> names, Settings settings, ExecutorService pool)
-        throws IOException {
+    /** @param records the names' records, in their order (null: not a member) */
+    Batch(HpfReader reader, List<String> names, List<IndexRecord> records, Settings settings,
+        ExecutorService pool) throws IOException {
       this.reader = reader;
       this.settings = settings;
       this.pool = pool;
-      List<IndexRecord> records = reader.recordsOfHashes(names);
       for (int i = 0; i < names.size(); i++) {
         order.add(new Item(names.get(i), records.get(i)));
       }

@@ -537,6 +537,40 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
+   * The records of listed members ({@code entries}, none a deletion), in their order. An entry
+   * of a names segment that records where its member lies and its access class (every segment
+   * current writers write) gives the record itself: the names segments are the generation's, as
+   * its index is, so a listing read needs no index read. The others are looked up as {@link
+   * #recordsOfHashes} looks them up.
+   */
+  public List<IndexRecord> recordsOfEntries(List<NameEntry> entries) throws IOException {
+    IndexRecord[] records = new IndexRecord[entries.size()];
+    List<String> unlocated = new ArrayList<>();
+    List<Integer> unlocatedAt = new ArrayList<>();
+    for (int i = 0; i < records.length; i++) {
+      NameEntry entry = entries.get(i);
+      EntryLocation at = entry.location();
+      if (entry.deleted()) {
+        throw new IllegalArgumentException("a deletion is not a member: " + entry.name());
+      }
+      if (at != null && entry.access() != 0) {
+        records[i] = new IndexRecord(hasher.hash(entry.name()), at.part(), at.flags(),
+            at.offset(), at.entryLength(), entry.length(), entry.mtimeMillis(), entry.access());
+      } else {
+        unlocated.add(entry.name());
+        unlocatedAt.add(i);
+      }
+    }
+    if (!unlocated.isEmpty()) {
+      List<IndexRecord> found = recordsOfHashes(unlocated);
+      for (int j = 0; j < found.size(); j++) {
+        records[unlocatedAt.get(j)] = found.get(j);
+      }
+    }
+    return Arrays.asList(records);
+  }
+
+  /**
    * The names of {@code names} that are not members, in their order: looked up together, as
    * {@link #recordsOfHashes} does, and, where names with equal hashes can be made, each found
    * record's entry name compared, as {@link #record} does.
