@@ -21,6 +21,7 @@ import org.hpf.ReadSettings;
 import org.hpf.bench.DatasetGenerator.Member;
 import org.hpf.bench.Results.BatchGetResult;
 import org.hpf.bench.systems.BenchSystem;
+import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.read.BatchReader;
 import org.hpf.internal.read.BatchReader.RangeReads;
 import org.hpf.internal.read.HpfReader;
@@ -76,23 +77,34 @@ final class BatchGets {
         BenchSystem.Reader files = hdfs == null ? null
             : hdfs.open(cluster.fs(), stores.destOf(hdfs, n))) {
       measure(String.format(Locale.ROOT, "%,d random names", random.size()), random,
-          ways(reader, engine, files, names -> batch(reader, names)), checks, results);
+          ways(reader, files, names -> batch(reader, names),
+              (names, reads, threads) -> engine(engine, names, reads, threads)), checks,
+          results);
+      // The directory's ways read it as a listing gives it: where each member lies.
       measure(String.format(Locale.ROOT, "directory %s/ (%,d names)", directory, below.size()),
-          below, ways(reader, engine, files, names -> directory(reader, directory)), checks,
+          below, ways(reader, files, names -> directory(reader, directory),
+              (names, reads, threads) -> listed(engine, directory, reads, threads)), checks,
           results);
     }
   }
 
+  /** The engine's batch read of a selection, runs read as {@code reads} says. */
+  @FunctionalInterface
+  private interface EngineWay {
+    Map<String, byte[]> read(List<String> names, RangeReads reads, int threads)
+        throws IOException;
+  }
+
   /** The ways to read a selection; {@code batch} is the API's batch call for it. */
-  private static Map<String, Way> ways(ArchiveReader reader, HpfReader engine,
-      BenchSystem.Reader files, Way batch) {
+  private static Map<String, Way> ways(ArchiveReader reader, BenchSystem.Reader files,
+      Way batch, EngineWay engine) {
     Map<String, Way> ways = new TreeMap<>();
     ways.put("HPF batch", batch);
-    ways.put("HPF batch, vectored read", names -> engine(engine, names, RangeReads.VECTORED,
+    ways.put("HPF batch, vectored read", names -> engine.read(names, RangeReads.VECTORED,
         BatchRead.defaults().threads()));
     for (int threads : new int[] {2, 8}) {
       ways.put("HPF batch, " + threads + " threads",
-          names -> engine(engine, names, RangeReads.PARALLEL, threads));
+          names -> engine.read(names, RangeReads.PARALLEL, threads));
     }
     ways.put("HPF one by one", names -> oneByOne(reader, names));
     if (files != null) {
@@ -151,11 +163,26 @@ final class BatchGets {
   private static Map<String, byte[]> engine(HpfReader engine, List<String> names,
       RangeReads reads, int threads) throws IOException {
     Map<String, byte[]> got = new ConcurrentHashMap<>();
-    BatchRead defaults = BatchRead.defaults();
-    BatchReader.read(engine, names.iterator(), new BatchReader.Settings(defaults.windowBytes(),
-        defaults.gapBytes(), threads, false, reads),
+    BatchReader.read(engine, names.iterator(), settings(reads, threads),
         member -> got.put(member.name(), member.bytes()));
     return got;
+  }
+
+  /** The engine's batch read of a directory's listing, on {@code threads} threads. */
+  private static Map<String, byte[]> listed(HpfReader engine, String directory,
+      RangeReads reads, int threads) throws IOException {
+    Map<String, byte[]> got = new ConcurrentHashMap<>();
+    try (java.util.stream.Stream<NameEntry> below = engine.listEntries(directory + "/")) {
+      BatchReader.readListed(engine, below.iterator(), settings(reads, threads),
+          member -> got.put(member.name(), member.bytes()));
+    }
+    return got;
+  }
+
+  private static BatchReader.Settings settings(RangeReads reads, int threads) {
+    BatchRead defaults = BatchRead.defaults();
+    return new BatchReader.Settings(defaults.windowBytes(), defaults.gapBytes(), threads, false,
+        reads);
   }
 
   private static Map<String, byte[]> oneByOne(ArchiveReader reader, List<String> names)

@@ -65,11 +65,17 @@ public final class ScanSuite extends Experiment {
       description = "Largest split of the combining input formats (default: ${DEFAULT-VALUE}).")
   public int splitMiB = 128;
 
+  @Option(names = "--files-per-job", defaultValue = "10000",
+      description = "Most files of one TextInputFormat job (a map task each); more files are"
+          + " read by several jobs in turn (default: ${DEFAULT-VALUE}).")
+  public int filesPerJob = 10_000;
+
   /** What a scan counts; every scan must count the same. */
   public enum Count { LINES, BYTES }
 
   /** Files per directory of the upload, as a day's directory of logs. */
   private static final int BATCH = 1000;
+
 
   @Override
   public String name() {
@@ -108,16 +114,16 @@ public final class ScanSuite extends Experiment {
     FileSystem fs = cluster.fs();
     List<Scan> scans = List.of(
         new Scan("plain files, TextInputFormat", TextInputFormat.class, LineMapper.class,
-            fs.makeQualified(plainDir)),
-        new Scan("plain files, CombineTextInputFormat", CombineTextInputFormat.class,
+            directoriesInJobs(fs, fs.makeQualified(plainDir))),
+        Scan.of("plain files, CombineTextInputFormat", CombineTextInputFormat.class,
             LineMapper.class, fs.makeQualified(plainDir)),
-        new Scan("SequenceFile", SequenceFileInputFormat.class, MemberMapper.class,
+        Scan.of("SequenceFile", SequenceFileInputFormat.class, MemberMapper.class,
             fs.makeQualified(seq)),
-        new Scan("HAR (har://), CombineTextInputFormat", CombineTextInputFormat.class,
+        Scan.of("HAR (har://), CombineTextInputFormat", CombineTextInputFormat.class,
             LineMapper.class, new Path(HarArchive.harUri(fs.makeQualified(har.storeOf(harDir))))),
-        new Scan("hpf, HpfInputFormat", HpfInputFormat.class, MemberMapper.class,
+        Scan.of("hpf, HpfInputFormat", HpfInputFormat.class, MemberMapper.class,
             fs.makeQualified(hpf)),
-        new Scan("hpf (hpf://), CombineTextInputFormat", CombineTextInputFormat.class,
+        Scan.of("hpf (hpf://), CombineTextInputFormat", CombineTextInputFormat.class,
             LineMapper.class, hpfPath(fs.makeQualified(hpf))));
     Map<String, Long> expected = null;
     for (Scan scan : scans) {
@@ -150,10 +156,48 @@ public final class ScanSuite extends Experiment {
     return r;
   }
 
-  /** One input path read through one input format, with the mapper its records need. */
+  /**
+   * Input read through one input format, with the mapper its records need: one job per list of
+   * {@code jobs}, one after the other, their times and counts added.
+   */
   @SuppressWarnings("rawtypes")
   private record Scan(String name, Class<? extends InputFormat> format,
-      Class<? extends Mapper<?, ?, ?, ?>> mapper, Path input) {}
+      Class<? extends Mapper<?, ?, ?, ?>> mapper, List<List<Path>> jobs) {
+    static Scan of(String name, Class<? extends InputFormat> format,
+        Class<? extends Mapper<?, ?, ?, ?>> mapper, Path input) {
+      return new Scan(name, format, mapper, List.of(List.of(input)));
+    }
+  }
+
+  /**
+   * The plain files' directories, in jobs of at most {@code filesPerJob} files: a job of
+   * {@code TextInputFormat} has a map task per file, and the local job runner makes every task
+   * (with its own copy of the job's configuration) before it runs one, so a job over 10^5 files
+   * does not fit a heap of a few GiB. Several jobs, run one after the other, read the same files
+   * with the same tasks.
+   */
+  private List<List<Path>> directoriesInJobs(FileSystem fs, Path plainDir)
+      throws IOException {
+    List<List<Path>> jobs = new ArrayList<>();
+    List<Path> job = new ArrayList<>();
+    long filesInJob = 0;
+    org.apache.hadoop.fs.FileStatus[] dirs = fs.listStatus(plainDir);
+    java.util.Arrays.sort(dirs);
+    for (org.apache.hadoop.fs.FileStatus dir : dirs) {
+      long count = dir.isDirectory() ? fs.getContentSummary(dir.getPath()).getFileCount() : 1;
+      if (!job.isEmpty() && filesInJob + count > filesPerJob) {
+        jobs.add(job);
+        job = new ArrayList<>();
+        filesInJob = 0;
+      }
+      job.add(dir.getPath());
+      filesInJob += count;
+    }
+    if (!job.isEmpty()) {
+      jobs.add(job);
+    }
+    return jobs;
+  }
 
   private void store(ExperimentContext context, String what,
       org.hpf.bench.systems.BenchSystem.Creation creation) {
@@ -163,6 +207,23 @@ public final class ScanSuite extends Experiment {
 
   private Map<String, Object> run(ExperimentContext context, BenchCluster cluster,
       Configuration conf, Scan scan) throws Exception {
+    Map<String, Object> total = new LinkedHashMap<>();
+    for (List<Path> inputs : scan.jobs) {
+      Map<String, Object> one = runJob(cluster, conf, scan, inputs);
+      one.forEach((key, value) -> total.merge(key, value,
+          (a, b) -> ((Number) a).longValue() + ((Number) b).longValue()));
+    }
+    total.put("jobs", scan.jobs.size());
+    context.log.printf(Locale.ROOT, "  %-40s %7.1f s  %,6d maps  %,9d block reads  %,14d"
+        + " bytes read  %,9d NameNode calls%s%n", scan.name, (Long) total.get("millis") / 1000.0,
+        total.get("maps"), total.get("dataNodeBlockReads"), total.get("dataNodeBytesRead"),
+        total.get("nameNodeReadCalls"), scan.jobs.size() == 1 ? ""
+            : String.format(Locale.ROOT, " (%d jobs, one after the other)", scan.jobs.size()));
+    return total;
+  }
+
+  private Map<String, Object> runJob(BenchCluster cluster, Configuration conf, Scan scan,
+      List<Path> inputs) throws Exception {
     Job job = Job.getInstance(new Configuration(conf), "scan: " + scan.name);
     job.setJarByClass(ScanSuite.class);
     job.setInputFormatClass(scan.format);
@@ -172,7 +233,9 @@ public final class ScanSuite extends Experiment {
     job.setOutputKeyClass(NullWritable.class);
     job.setOutputValueClass(NullWritable.class);
     FileInputFormat.setInputDirRecursive(job, true);
-    FileInputFormat.addInputPath(job, scan.input);
+    for (Path input : inputs) {
+      FileInputFormat.addInputPath(job, input);
+    }
     CombineTextInputFormat.setMaxInputSplitSize(job, (long) splitMiB << 20);
     // The map tasks the job will run: its input format's splits, planned once before the timing.
     int maps = org.apache.hadoop.util.ReflectionUtils.newInstance(scan.format,
@@ -195,10 +258,6 @@ public final class ScanSuite extends Experiment {
     details.put("dataNodeBlockReads", cluster.dataNodeCounter("blocksRead") - blocksBefore);
     details.put("dataNodeBytesRead", cluster.dataNodeCounter("bytesRead") - bytesBefore);
     details.put("nameNodeReadCalls", client.getReadOps() - callsBefore);
-    context.log.printf(Locale.ROOT, "  %-40s %7.1f s  %,6d maps  %,9d block reads  %,14d"
-        + " bytes read  %,9d NameNode calls%n", scan.name, millis / 1000.0, details.get("maps"),
-        details.get("dataNodeBlockReads"), details.get("dataNodeBytesRead"),
-        details.get("nameNodeReadCalls"));
     return details;
   }
 
