@@ -73,7 +73,10 @@ public final class ScanSuite extends Experiment {
   /** What a scan counts; every scan must count the same. */
   public enum Count { LINES, BYTES }
 
-  /** Files per directory of the upload, as a day's directory of logs. */
+  /**
+   * Files per directory of the upload, as a day's directory of logs (fewer when a job reads
+   * fewer: jobs read whole directories).
+   */
   private static final int BATCH = 1000;
 
 
@@ -84,13 +87,16 @@ public final class ScanSuite extends Experiment {
 
   @Override
   public ExperimentResult run(ExperimentContext context) throws Exception {
+    if (filesPerJob < 1) {
+      throw new IllegalArgumentException("--files-per-job must be at least 1: " + filesPerJob);
+    }
     BenchCluster cluster = context.cluster(context.options.cluster.dataNodes);
     ExperimentResult r = begin(context, cluster, "Scan of " + String.format(Locale.ROOT,
         "%,d", files) + " small files: count lines and bytes", "files", "seconds", false,
         Map.of("files", files, "minSize", minSize, "maxSize", maxSize, "splitMiB", splitMiB));
     Dataset data = new DatasetGenerator(context.options.cluster.seed, minSize, maxSize,
         DatasetGenerator.SizeDistribution.LOG_UNIFORM, 1, DatasetGenerator.Content.TEXT)
-        .writeBatches(context.local("scan-" + files), files, BATCH);
+        .writeBatches(context.local("scan-" + files), files, Math.min(BATCH, filesPerJob));
     Path base = context.dir(cluster, "scan");
     short replication = 1;
     long blockSize = cluster.conf().getLongBytes("dfs.blocksize", 128L << 20);

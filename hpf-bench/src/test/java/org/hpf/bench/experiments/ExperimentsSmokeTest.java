@@ -79,6 +79,7 @@ class ExperimentsSmokeTest {
     scan.minSize = 100;
     scan.maxSize = 2000;
     scan.splitMiB = 1;
+    scan.filesPerJob = 25; // directories of 25: TextInputFormat reads them in 3 jobs
     for (Experiment e : List.of(size, fileSize, model, blockSize, clients, replication, owners,
         scan, dataNodes)) {
       e.options = options;
@@ -140,6 +141,10 @@ class ExperimentsSmokeTest {
     }
     assertEquals(60, ((Number) r.point("scan", "plain files, TextInputFormat", 60).details()
         .get("maps")).intValue(), "a task per plain file");
+    assertEquals(3, ((Number) r.point("scan", "plain files, TextInputFormat", 60).details()
+        .get("jobs")).intValue(), "60 files in jobs of at most 25, by directory");
+    assertEquals(1, ((Number) r.point("scan", "hpf, HpfInputFormat", 60).details()
+        .get("jobs")).intValue());
     long plainReads = ((Number) r.point("scan", "plain files, TextInputFormat", 60).details()
         .get("dataNodeBlockReads")).longValue();
     long hpfReads = ((Number) r.point("scan", "hpf, HpfInputFormat", 60).details()
