@@ -119,32 +119,15 @@ final class DefaultArchiveReader implements ArchiveReader {
   }
 
   /**
-   * The names below a directory (every name for the root); a member's own name for itself. The
-   * names files tell which, with no index lookup: a member named {@code path} comes first among
-   * the names that start with it, being a prefix of all the others.
+   * The names below a directory (every name for the root); a member's own name for itself,
+   * told from the names files ({@link HpfReader#listedEntry}) with no index lookup.
    */
   private static Stream<NameEntry> below(HpfReader reader, String path) throws IOException {
     if (path.isEmpty()) {
       return reader.listEntries("");
     }
-    Stream<NameEntry> startingWithPath = reader.listEntries(path);
-    try {
-      Iterator<NameEntry> first = startingWithPath.iterator();
-      if (first.hasNext()) {
-        NameEntry entry = first.next();
-        if (entry.name().equals(path)) {
-          return Stream.of(entry).onClose(startingWithPath::close);
-        }
-      }
-    } catch (UncheckedIOException e) {
-      startingWithPath.close();
-      throw e.getCause();
-    } catch (RuntimeException | Error e) {
-      startingWithPath.close();
-      throw e;
-    }
-    startingWithPath.close();
-    return reader.listEntries(path + "/");
+    NameEntry member = reader.listedEntry(path);
+    return member != null ? Stream.of(member) : reader.listEntries(path + "/");
   }
 
   private static String withoutTrailingSlashes(String path) {

@@ -24,8 +24,8 @@ import org.hpf.internal.read.HpfReader;
 /**
  * Writes members to their files with several threads. Members are taken in batches and each
  * batch is read as one ({@link BatchReader#readListed}: located by the listing, close entries
- * read with one read, in part order), each member checked whole before a thread writes it to its file. The
- * members read and not yet written stay within {@link #WINDOW_BYTES}. The first failure stops
+ * read with one read, in part order), each member checked whole before a thread writes it to
+ * its file. The members read and not yet written stay within {@link #WINDOW_BYTES}. The first failure stops
  * the work: members not started are not written, and it is thrown.
  */
 final class ParallelExtraction implements AutoCloseable {

@@ -140,11 +140,7 @@ final class ArchiveListing {
     if (member.isEmpty() || directories == null || !directories.contains(member)) {
       return false;
     }
-    try (Stream<NameEntry> named = archive.reader.listEntries(member)) {
-      return named.findFirst().map(e -> !e.name().equals(member)).orElse(true);
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+    return archive.reader.listedEntry(member) == null;
   }
 
   /** A file status with the locations of the member's bytes, which {@code record} locates. */

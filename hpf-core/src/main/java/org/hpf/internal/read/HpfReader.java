@@ -537,6 +537,22 @@ public final class HpfReader implements AutoCloseable {
   }
 
   /**
+   * The names entry of member {@code name}, told from the names files alone (no index read), or
+   * null when no member has that name: a member's entry comes first among the names that start
+   * with its name, which is a prefix of all of them.
+   */
+  public NameEntry listedEntry(String name) throws IOException {
+    if (name.isEmpty()) {
+      return null;
+    }
+    try (Stream<NameEntry> named = listEntries(name)) {
+      return named.findFirst().filter(entry -> entry.name().equals(name)).orElse(null);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /**
    * The records of listed members ({@code entries}, none a deletion), in their order. An entry
    * of a names segment that records where its member lies and its access class (every segment
    * current writers write) gives the record itself: the names segments are the generation's, as
