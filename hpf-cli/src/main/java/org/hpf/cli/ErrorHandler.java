@@ -11,6 +11,7 @@ import org.hpf.AccessLossException;
 import org.hpf.ArchiveExistsException;
 import org.hpf.ArchiveLockedException;
 import org.hpf.ArchiveVersionException;
+import org.hpf.ConcurrentCommitException;
 import org.hpf.CorruptArchiveException;
 import org.hpf.DuplicateNameException;
 import org.hpf.FileNotInArchiveException;
@@ -81,6 +82,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
     if (e instanceof UnsupportedStoreException) {
       return ExitCodes.UNSUPPORTED_STORE;
+    }
+    if (e instanceof ConcurrentCommitException) {
+      return ExitCodes.CONFLICT;
     }
     if (e instanceof FileNotFoundException || e instanceof FileNotInArchiveException
         || e instanceof NoCommittedGenerationException) {

@@ -48,9 +48,15 @@ public final class ExitCodes {
   public static final int ACCESS_LOSS = 9;
   /**
    * A change refused, writing and deleting nothing: the archive is on a store where hpf cannot
-   * commit safely (an object store: no atomic rename). Reading works there.
+   * commit it safely (no atomic rename and no conditional create; or the MapReduce build on an
+   * object store). Reading works there.
    */
   public static final int UNSUPPORTED_STORE = 10;
+  /**
+   * Another writer committed first, or was changing the archive at the same time (on an object
+   * store, where the lock does not exclude): nothing of this change was committed; run it again.
+   */
+  public static final int CONFLICT = 11;
 
   private ExitCodes() {}
 
@@ -74,8 +80,10 @@ public final class ExitCodes {
         + " stalled; nothing more committed");
     map.put(" " + ACCESS_LOSS, "refused: users would lose access to their files through the"
         + " archive; nothing written (--allow-access-loss)");
-    map.put(UNSUPPORTED_STORE + "", "refused: the store offers no safe commit (object store);"
+    map.put(UNSUPPORTED_STORE + "", "refused: the store offers no safe commit for this change;"
         + " nothing written; reading works");
+    map.put(CONFLICT + "", "conflict: another writer committed first; nothing of this change"
+        + " committed (run it again)");
     return map;
   }
 }

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The commands on an archive on s3a:// (a real S3-protocol server): those that read work, those
- * that write exit with their own code and leave the bucket and the sources as they were.
+ * The commands on an archive on s3a:// (a real S3-protocol server): those that read work, and
+ * those that write too, committing by conditional create; the MapReduce build, and every write
+ * where the conditional create is switched off, exit with their own code and leave the bucket
+ * and the sources as they were.
  */
 @Tag("s3")
 class ObjectStoreCommandsTest {
@@ -52,7 +54,7 @@ class ObjectStoreCommandsTest {
     Configuration local = new Configuration();
     FileUtil.copy(FileSystem.getLocal(local), new org.apache.hadoop.fs.Path(written.toUri()),
         s3, new org.apache.hadoop.fs.Path(archive), false, local);
-    site = writeSite(server.configuration()).toString();
+    site = writeSite(server.configuration(), "s3-site.xml").toString();
   }
 
   @AfterAll
@@ -77,11 +79,58 @@ class ObjectStoreCommandsTest {
     }
   }
 
+  /** On a store with a conditional create, the writing commands work and commit there. */
   @Test
-  void writingCommandsAreRefusedAndWriteNothing() throws IOException {
+  void writingCommandsChangeAnArchiveOnTheStore() throws IOException {
+    String fresh = server.bucketRoot() + "written-there.hpf";
+    Path more = dir.resolve("more");
+    TreeMap<String, byte[]> added = new TreeMap<>();
+    // Below "extra/": names the archive does not have yet.
+    TestTrees.write(more.resolve("extra"), 5, 11)
+        .forEach((name, bytes) -> added.put("extra/" + name, bytes));
+    Map<String, byte[]> expected = new TreeMap<>(files);
+    expected.putAll(added);
+    String removed = files.firstKey();
+    expected.remove(removed);
+    for (List<String> command : List.of(
+        List.of("create", src.toString(), fresh),
+        List.of("append", fresh, more.toString()),
+        List.of("rm", fresh, removed),
+        List.of("compact", "--min-live", "1", fresh),
+        List.of("recover", fresh),
+        List.of("verify", fresh))) {
+      Cli.Result r = Cli.run(withSite(command, site));
+      assertEquals(ExitCodes.OK, r.code(), () -> command + ": " + r);
+    }
+    Cli.Result ls = Cli.run("ls", "--conf", site, fresh);
+    assertEquals(String.join("\n", expected.keySet()) + "\n", ls.out(), ls::toString);
+    String member = added.firstKey();
+    Path out = dir.resolve("got-written-there");
+    Cli.Result get = Cli.run("get", "--conf", site, fresh, member, "-o", out.toString());
+    assertEquals(ExitCodes.OK, get.code(), get::toString);
+    assertArrayEquals(added.get(member), Files.readAllBytes(out));
+  }
+
+  /** The MapReduce build hands its tasks' work over by renames: refused on an object store. */
+  @Test
+  void theMapReduceBuildIsRefusedAndWritesNothing() throws IOException {
+    String fresh = server.bucketRoot() + "fresh.hpf";
+    assertRefused(site, "hands its tasks' work over by renames", List.of(
+        List.of("create", "--mapreduce", src.toString(), fresh),
+        List.of("append", "--mapreduce", archive, src.toString())));
+  }
+
+  /** Without a conditional create, every writing command is refused and writes nothing. */
+  @Test
+  void writingCommandsAreRefusedWhereConditionalCreateIsOff() throws IOException {
+    Configuration conf = server.configuration();
+    conf.setBoolean("fs.s3a.create.conditional.enabled", false);
+    // Its own client, not the one the other tests' commands left in Hadoop's cache.
+    conf.setBoolean("fs.s3a.impl.disable.cache", true);
+    String unconditional = writeSite(conf, "s3-unconditional-site.xml").toString();
     String member = files.firstKey();
     String fresh = server.bucketRoot() + "fresh.hpf";
-    List<List<String>> commands = List.of(
+    assertRefused(unconditional, "no conditional create", List.of(
         List.of("create", src.toString(), fresh),
         List.of("create", "--delete-sources", src.toString(), fresh),
         List.of("create", "--mapreduce", src.toString(), fresh),
@@ -90,24 +139,38 @@ class ObjectStoreCommandsTest {
         List.of("rm", archive, member),
         List.of("compact", "--min-live", "1", archive),
         List.of("recover", archive),
-        List.of("delete-sources", archive, src.toString()));
+        List.of("delete-sources", archive, src.toString())));
+  }
+
+  /**
+   * Each command exits with the refusal's code and a message with {@code reason}, and leaves the
+   * bucket and the sources as they were.
+   */
+  private static void assertRefused(String siteFile, String reason, List<List<String>> commands)
+      throws IOException {
     SortedSet<String> before = BucketKeys.below(s3, server.bucketRoot());
     for (List<String> command : commands) {
       List<String> args = new java.util.ArrayList<>(command);
-      args.addAll(1, List.of("-q", "--conf", site));
-      Cli.Result r = Cli.run(args.toArray(new String[0]));
+      args.add(1, "-q");
+      Cli.Result r = Cli.run(withSite(args, siteFile));
       assertEquals(ExitCodes.UNSUPPORTED_STORE, r.code(), () -> command + ": " + r);
       String err = r.stderr();
       assertTrue(err.startsWith("hpf: ") && err.contains(" is refused: the store at "
-          + server.bucketRoot()) && err.contains("conditional create"),
-          () -> command + ": " + r);
+          + server.bucketRoot()) && err.contains(reason), () -> command + ": " + r);
       assertEquals(before, BucketKeys.below(s3, server.bucketRoot()), command::toString);
       assertEquals(files.size(), TestTrees.files(src).size(), command::toString);
     }
   }
 
+  /** {@code command} with {@code --conf siteFile} after its name. */
+  private static String[] withSite(List<String> command, String siteFile) {
+    List<String> args = new java.util.ArrayList<>(command);
+    args.addAll(1, List.of("--conf", siteFile));
+    return args.toArray(new String[0]);
+  }
+
   /** The settings of {@code conf} that differ from Hadoop's defaults, as a site file. */
-  private static Path writeSite(Configuration conf) throws IOException {
+  private static Path writeSite(Configuration conf, String name) throws IOException {
     Configuration defaults = new Configuration();
     Configuration site = new Configuration(false);
     for (Map.Entry<String, String> entry : conf) {
@@ -115,7 +178,7 @@ class ObjectStoreCommandsTest {
         site.set(entry.getKey(), entry.getValue());
       }
     }
-    Path file = dir.resolve("s3-site.xml");
+    Path file = dir.resolve(name);
     try (OutputStream out = Files.newOutputStream(file)) {
       site.writeXml(out);
     }

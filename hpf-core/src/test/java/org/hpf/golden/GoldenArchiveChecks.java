@@ -77,6 +77,44 @@ abstract class GoldenArchiveChecks {
     return archive;
   }
 
+  /** A copy of the golden archive in the test's directory, to damage. */
+  Path copyOfGolden() throws IOException {
+    Path copy = tmp.resolve("copy.hpf");
+    for (Map.Entry<String, byte[]> file : files(archive()).entrySet()) {
+      Path target = copy.resolve(file.getKey());
+      Files.createDirectories(target.getParent());
+      Files.write(target, file.getValue());
+    }
+    return copy;
+  }
+
+  /** {@code file} with its footer's CRC32C made right again. */
+  static byte[] resealed(byte[] file) {
+    byte[] copy = file.clone();
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(copy, 0, copy.length - 4);
+    ByteBuffer.wrap(copy).putInt(copy.length - 4, (int) crc.getValue());
+    return copy;
+  }
+
+  /**
+   * Opening {@code archive} with {@code bytes} in {@code file} fails as corrupt, with {@code
+   * message} in the error; the file is put back after.
+   */
+  static void assertRefused(Path archive, Path file, byte[] bytes, String message)
+      throws IOException {
+    byte[] original = Files.readAllBytes(file);
+    Files.write(file, bytes);
+    try {
+      org.hpf.CorruptArchiveException e = org.junit.jupiter.api.Assertions.assertThrows(
+          org.hpf.CorruptArchiveException.class, () -> HpfReader.open(new Configuration(),
+              new org.apache.hadoop.fs.Path(archive.toUri())).close());
+      assertTrue(e.getMessage().contains(message), e.getMessage());
+    } finally {
+      Files.write(file, original);
+    }
+  }
+
   GoldenArchive.Expected expected() {
     return expected;
   }
@@ -89,7 +127,8 @@ abstract class GoldenArchiveChecks {
   /** The version a file of this kind has in an archive of this format version. */
   private int versionOf(FileKind kind) {
     return switch (kind) {
-      case MANIFEST, JOURNAL -> version; // each format's manifest has its number
+      case MANIFEST -> version; // each format's manifest has its number
+      case JOURNAL -> Math.min(version, 4);
       case DIRECTORY -> 1;
       case PART -> version >= 3 ? 2 : 1; // chunk checksums from format 3 on
       case INDEX, NAMES -> version >= 4 ? 3 : Math.min(version, 2); // access ids in format 4
@@ -508,6 +547,13 @@ abstract class GoldenArchiveChecks {
             buf.getShort() & 0xFFFF));
       }
       assertEquals(accessCount, new HashSet<>(accesses).size(), file + ": classes distinct");
+    }
+    // Version 5: PartIdFloor:int32 (above every part id), CommitId:int64 (random, not 0).
+    if (version >= 5) {
+      int floor = buf.getInt();
+      assertTrue(parts.keySet().stream().allMatch(id -> id < floor), file + ": PartIdFloor "
+          + floor + " above the parts " + parts.keySet());
+      assertTrue(buf.getLong() != 0, file + ": CommitId");
     }
     assertEquals(bytes.length - FileFooter.SIZE, buf.position(), file + " ends at its footer");
     return new ParsedManifest(generation, fileCount, originalBytes, storedBytes, capacity,

@@ -31,4 +31,16 @@ public final class BucketKeys {
     }
     return keys;
   }
+
+  /** The files below {@code root}, by their paths relative to it ("_manifests/manifest-..."). */
+  public static SortedSet<String> files(FileSystem fs, Path root) throws IOException {
+    String prefix = fs.makeQualified(root) + "/";
+    SortedSet<String> files = new TreeSet<>();
+    org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> all =
+        fs.listFiles(root, true);
+    while (all.hasNext()) {
+      files.add(all.next().getPath().toString().substring(prefix.length()));
+    }
+    return files;
+  }
 }

@@ -123,6 +123,10 @@ public final class S3Server implements Closeable {
         "--com.adobe.testing.s3mock.vectors.httpsPort=0",
         "--com.adobe.testing.s3mock.store.root=" + directory.resolve("store"),
         "--com.adobe.testing.s3mock.store.initialBuckets=" + BUCKET,
+        // S3Mock checks If-None-Match, then writes, holding nothing between: two requests at
+        // once could both pass the check, where S3 lets exactly one. One request at a time
+        // makes each conditional create decide as S3's does.
+        "--server.tomcat.threads.max=1",
         "--spring.main.banner-mode=off",
         "--logging.level.root=WARN",
         "--logging.level.org.springframework.boot.tomcat.TomcatWebServer=INFO");

@@ -22,6 +22,42 @@ public final class ArchiveLayout {
     return String.format(Locale.ROOT, "part-%06d", id);
   }
 
+  /** The id of the part file {@code name}, or -1 if it names none. */
+  public static int partId(String name) {
+    String digits = name.startsWith("part-") ? name.substring(5) : "";
+    if (digits.length() < 6 || !digits.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    try {
+      return Integer.parseInt(digits);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * The generation that wrote the index, directory, names or journal file {@code name}, or -1
+   * if it is none of those.
+   */
+  public static long generationOf(String name) {
+    String rest;
+    if (name.startsWith("index-") || name.startsWith("names-")) {
+      rest = name.substring(6);
+    } else if (name.startsWith("directory-")) {
+      rest = name.substring(10);
+    } else if (name.startsWith(JOURNAL_PREFIX)) {
+      rest = name.substring(JOURNAL_PREFIX.length());
+    } else {
+      return -1;
+    }
+    int end = rest.indexOf('-');
+    String digits = end < 0 ? rest : rest.substring(0, end);
+    if (digits.length() != 10 || !digits.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    return Long.parseLong(digits);
+  }
+
   public static String index(long generation, int bucketId) {
     return String.format(Locale.ROOT, "index-%s-%06d", Manifest.generationName(generation),
         bucketId);

@@ -18,7 +18,7 @@ import org.hpf.MemberAccess;
 public record Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
     int hashAlgorithm, long fileCount, long originalBytes, long storedBytes, int bucketCapacity,
     long blockSize, long partSize, List<Layer> layers, List<NamesSegment> namesSegments,
-    List<PartInfo> parts, List<MemberAccess> accesses) {
+    List<PartInfo> parts, List<MemberAccess> accesses, int partIdFloor, long commitId) {
 
   /** The most access classes an archive may record: ids are uint16, 0 means none. */
   public static final int MAX_ACCESSES = 0xFFFF;
@@ -67,6 +67,13 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     }
   }
 
+  /**
+   * @param partIdFloor every part that a writer building on this generation creates has an id
+   *     at least this (at least every part id the generation names plus one); it never falls
+   *     from one generation to the next
+   * @param commitId random, telling this commit from any other of the same generation (0 in
+   *     manifests before version 5)
+   */
   public Manifest {
     layers = List.copyOf(layers);
     namesSegments = List.copyOf(namesSegments);
@@ -75,6 +82,63 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     if (accesses.size() > MAX_ACCESSES) {
       throw new IllegalArgumentException(accesses.size() + " access classes");
     }
+    if (partIdFloor < idsAbove(parts)) {
+      throw new IllegalArgumentException("part id floor " + partIdFloor + " below part "
+          + (idsAbove(parts) - 1));
+    }
+  }
+
+  /** As the canonical constructor, with the floor its parts give and a new commit id. */
+  public Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
+      int hashAlgorithm, long fileCount, long originalBytes, long storedBytes,
+      int bucketCapacity, long blockSize, long partSize, List<Layer> layers,
+      List<NamesSegment> namesSegments, List<PartInfo> parts, List<MemberAccess> accesses) {
+    this(archiveId, generation, commitTimeMillis, hashAlgorithm, fileCount, originalBytes,
+        storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments, parts,
+        accesses, idsAbove(parts), newCommitId());
+  }
+
+  /** One more than the largest id among {@code parts} (at most the largest int); 0 for none. */
+  public static int idsAbove(List<PartInfo> parts) {
+    int above = 0;
+    for (PartInfo part : parts) {
+      above = Math.max(above, part.id() == Integer.MAX_VALUE ? part.id() : part.id() + 1);
+    }
+    return above;
+  }
+
+  /** A random commit id, never 0 (which manifests before version 5 carry). */
+  public static long newCommitId() {
+    long id;
+    do {
+      id = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+    } while (id == 0);
+    return id;
+  }
+
+  /**
+   * This generation committed again as {@code next}, with nothing changed: what a writer that
+   * collects a dead writer's files on an object store publishes first, so that the dead writer
+   * can never publish the generation those files were meant for. Its floor lies above
+   * {@code partIdsAbove}, so the dead writer's parts fall below it.
+   */
+  public Manifest republished(long next, int partIdsAbove) {
+    return new Manifest(archiveId, next, System.currentTimeMillis(), hashAlgorithm, fileCount,
+        originalBytes, storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments,
+        parts, accesses, Math.max(partIdFloor, partIdsAbove), newCommitId());
+  }
+
+  /**
+   * True when {@code other} is this very commit, read again: the same generation with the same
+   * commit id and figures (manifests before version 5 have no commit id; their time and figures
+   * tell them apart).
+   */
+  public boolean sameCommit(Manifest other) {
+    return other != null && archiveId.equals(other.archiveId)
+        && generation == other.generation && commitId == other.commitId
+        && commitTimeMillis == other.commitTimeMillis && fileCount == other.fileCount
+        && storedBytes == other.storedBytes && parts.equals(other.parts)
+        && namesSegments.equals(other.namesSegments);
   }
 
   /** A manifest that records no access class (older formats). */
@@ -91,7 +155,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
   public Manifest withAccesses(List<MemberAccess> dictionary) {
     return new Manifest(archiveId, generation, commitTimeMillis, hashAlgorithm, fileCount,
         originalBytes, storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments,
-        parts, dictionary);
+        parts, dictionary, partIdFloor, commitId);
   }
 
   /**
@@ -173,6 +237,8 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       writeString(data, access.group());
       data.writeShort(access.mode());
     }
+    data.writeInt(partIdFloor);
+    data.writeLong(commitId);
     out.writeFooter();
     return bytes.toByteArray();
   }
@@ -225,13 +291,25 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
         parts.add(new PartInfo(buf.getInt(), buf.getLong(), buf.getLong(), buf.getLong()));
       }
       List<MemberAccess> accesses = version >= 4 ? accesses(buf, file) : List.of();
+      int floor = idsAbove(parts);
+      long commitId = 0;
+      if (version >= 5) {
+        int recorded = buf.getInt();
+        if (recorded < floor) {
+          throw new CorruptArchiveException(file, buf.position() - 4, "part id floor "
+              + recorded + " below part " + (floor - 1) + " of the manifest");
+        }
+        floor = recorded;
+        commitId = buf.getLong();
+      }
       if (buf.hasRemaining()) {
         throw new CorruptArchiveException(file, buf.position(),
-            buf.remaining() + " unexpected bytes after the "
-                + (version >= 4 ? "access classes" : "part list"));
+            buf.remaining() + " unexpected bytes after the " + (version >= 5 ? "commit id"
+                : version == 4 ? "access classes" : "part list"));
       }
       return new Manifest(id, generation, commitTime, hashAlgorithm, fileCount, originalBytes,
-          storedBytes, capacity, blockSize, partSize, layers, segments, parts, accesses);
+          storedBytes, capacity, blockSize, partSize, layers, segments, parts, accesses, floor,
+          commitId);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw SealedFile.truncatedBody(file, buf, e);
     }

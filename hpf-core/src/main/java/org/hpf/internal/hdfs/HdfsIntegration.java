@@ -14,6 +14,7 @@ import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.CommitSupport;
 import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.io.StorageProfile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,9 +52,25 @@ public final class HdfsIntegration {
       short replication, long partSize, WriteSettings options) throws IOException {
     FileSystem fs = archive.getFileSystem(conf);
     Path root = fs.makeQualified(archive);
-    CommitSupport.require(fs, root, conf, "changing " + root);
-    return storage(fs, root, replication, partSize, options);
+    StorageProfile profile = CommitSupport.require(fs, root, conf, "changing " + root);
+    if (fs instanceof DistributedFileSystem) {
+      return storage(fs, root, replication, partSize, options);
+    }
+    return new HadoopStorage(fs, root, replication, profile);
   }
+
+  /**
+   * As {@link #storageToChange}, for work that hands merges over by renames (the MapReduce
+   * build): refused where the store has no atomic rename.
+   */
+  public static ArchiveStorage storageToChangeByRenames(Configuration conf, Path archive,
+      short replication, long partSize, WriteSettings options) throws IOException {
+    FileSystem fs = archive.getFileSystem(conf);
+    Path root = fs.makeQualified(archive);
+    CommitSupport.requireRename(fs, root, conf, "building " + root + " with MapReduce");
+    return storageToChange(conf, archive, replication, partSize, options);
+  }
+
 
   /** The storage of a reader: opening a file on HDFS fetches all its block locations. */
   public static ArchiveStorage storage(FileSystem fs, Path root) {

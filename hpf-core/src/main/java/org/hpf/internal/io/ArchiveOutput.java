@@ -37,4 +37,24 @@ public interface ArchiveOutput extends Closeable {
   default boolean deleteByIdentity() throws IOException {
     return false;
   }
+
+  /** An output that writes nowhere: a journal where a crashed change is dropped, not redone. */
+  static ArchiveOutput discarding() {
+    OutputStream nowhere = OutputStream.nullOutputStream();
+    return new ArchiveOutput() {
+      @Override
+      public OutputStream stream() {
+        return nowhere;
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void sync() {}
+
+      @Override
+      public void close() {}
+    };
+  }
 }

@@ -25,7 +25,21 @@ public interface ArchiveStorage extends Closeable {
 
   boolean exists(String name) throws IOException;
 
-  /** Creates a new file; fails if it exists. {@code blockSize} is a hint where supported. */
+  /**
+   * How this storage commits (see {@link StorageProfile}): {@link StorageProfile#RENAME} by
+   * default. On {@link StorageProfile#CONDITIONAL_CREATE} every {@link #create} fails where the
+   * file exists, but only at the output's close, when the file appears whole; the output's
+   * syncs do nothing; and {@link #rename} is not available.
+   */
+  default StorageProfile profile() throws IOException {
+    return StorageProfile.RENAME;
+  }
+
+  /**
+   * Creates a new file; fails if it exists ({@link org.apache.hadoop.fs.FileAlreadyExistsException},
+   * on a {@link StorageProfile#CONDITIONAL_CREATE} storage from the output's close).
+   * {@code blockSize} is a hint where supported.
+   */
   ArchiveOutput create(String name, long blockSize) throws IOException;
 
   /** Opens a file for positioned reads. */
@@ -49,6 +63,15 @@ public interface ArchiveStorage extends Closeable {
 
   /** Deletes a file; no error if it does not exist. */
   void delete(String name) throws IOException;
+
+  /**
+   * Deletes a file this writer created and no generation names (cleanup after a failure). Where
+   * a create fails only at close (an object store), a name alone does not tell whose file it is:
+   * there only a file whose create succeeded through this storage is deleted.
+   */
+  default void deleteCreated(String name) throws IOException {
+    delete(name);
+  }
 
   /** Creates the archive directory (and {@code dir} inside it when not empty). */
   void mkdirs(String dir) throws IOException;
@@ -86,6 +109,15 @@ public interface ArchiveStorage extends Closeable {
    * (HDFS lease recovery); a no-op where files need no such step.
    */
   default void recoverLease(String name) throws IOException {}
+
+  /**
+   * Aborts the uploads under the archive that were started and never completed (an object
+   * store's multipart uploads of a writer that died), which the store keeps, and bills, until
+   * aborted. Returns how many; 0 where the store has none.
+   */
+  default int abortPendingUploads() throws IOException {
+    return 0;
+  }
 
   /** Removes a directory inside the archive with everything below it; no error if absent. */
   void deleteDirectory(String dir) throws IOException;
@@ -131,4 +163,11 @@ public interface ArchiveStorage extends Closeable {
 
   /** Removes the whole archive directory: used only to clean up a create that failed. */
   void deleteRoot() throws IOException;
+
+  /**
+   * Removes the archive directory and its directory {@code dir} where they hold nothing, and
+   * never a file: how a create that failed on an object store, having removed the files it
+   * wrote, removes the directory markers it left.
+   */
+  default void deleteEmptyDirectories(String dir) throws IOException {}
 }

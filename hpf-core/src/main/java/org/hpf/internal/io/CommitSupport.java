@@ -7,9 +7,11 @@ import org.apache.hadoop.fs.Path;
 import org.hpf.UnsupportedStoreException;
 
 /**
- * Refuses to change an archive on a store whose {@link StorageProfile} is not {@link
- * StorageProfile#RENAME}: every writer asks here before it writes or deletes anything, so a
- * refused change leaves the store exactly as it was.
+ * Refuses to change an archive on a store where hpf cannot commit safely: every writer asks here
+ * before it writes or deletes anything, so a refused change leaves the store exactly as it was.
+ * A store that renames atomically ({@link StorageProfile#RENAME}) takes every change; one with a
+ * conditional create ({@link StorageProfile#CONDITIONAL_CREATE}) every change of one client, but
+ * not the MapReduce build, whose tasks hand their work over by renames.
  */
 public final class CommitSupport {
   private static final String INSTEAD =
@@ -18,24 +20,20 @@ public final class CommitSupport {
   private CommitSupport() {}
 
   /**
-   * Returns normally where hpf can commit to {@code archive}'s store.
+   * Returns how hpf commits to {@code archive}'s store where it can.
    *
    * @param refused what is refused otherwise, for the message ("changing the archive")
    * @throws UnsupportedStoreException where it cannot
    */
-  public static void require(FileSystem fs, Path archive, Configuration conf, String refused)
-      throws IOException {
+  public static StorageProfile require(FileSystem fs, Path archive, Configuration conf,
+      String refused) throws IOException {
     StorageProfile profile = StorageProfile.of(fs, archive, conf);
-    if (profile == StorageProfile.RENAME) {
-      return;
+    if (profile != StorageProfile.READ_ONLY) {
+      return profile;
     }
     String store = "the store at " + fs.makeQualified(archive);
     String reason;
-    if (profile == StorageProfile.CONDITIONAL_CREATE) {
-      reason = store + " offers no atomic rename; it offers conditional create ("
-          + StorageProfile.CONDITIONAL_CREATE_CAPABILITY + "), but commits by conditional"
-          + " create are not supported yet";
-    } else if (StorageProfile.probe(fs, archive) != StorageProfile.READ_ONLY) {
+    if (StorageProfile.probe(fs, archive) != StorageProfile.READ_ONLY) {
       // The store offers more: the operator's setting made it read-only.
       reason = store + " is read-only to hpf (" + StorageProfile.KEY + "=read-only)";
     } else {
@@ -43,5 +41,22 @@ public final class CommitSupport {
           + StorageProfile.CONDITIONAL_CREATE_CAPABILITY + "); hpf cannot commit safely there";
     }
     throw new UnsupportedStoreException(refused + " is refused: " + reason + ": " + INSTEAD);
+  }
+
+  /**
+   * As {@link #require}, for work that needs an atomic rename (the MapReduce build).
+   *
+   * @throws UnsupportedStoreException on a store that has none
+   */
+  public static void requireRename(FileSystem fs, Path archive, Configuration conf,
+      String refused) throws IOException {
+    if (require(fs, archive, conf, refused) == StorageProfile.RENAME) {
+      return;
+    }
+    throw new UnsupportedStoreException(refused + " is refused: the store at "
+        + fs.makeQualified(archive) + " offers no atomic rename, and the MapReduce build hands "
+        + "its tasks' work over by renames: build the archive with one client (hpf create, "
+        + "without --mapreduce), which commits by conditional create there, or "
+        + INSTEAD.replace("write", "build"));
   }
 }

@@ -37,6 +37,11 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
+  public StorageProfile profile() throws IOException {
+    return delegate.profile();
+  }
+
+  @Override
   public ArchiveOutput create(String name, long blockSize) throws IOException {
     return delegate.create(name, blockSize);
   }
@@ -130,5 +135,20 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   @Override
   public void close() throws IOException {
     delegate.close();
+  }
+
+  @Override
+  public void deleteEmptyDirectories(String dir) throws IOException {
+    delegate.deleteEmptyDirectories(dir);
+  }
+
+  @Override
+  public int abortPendingUploads() throws IOException {
+    return delegate.abortPendingUploads();
+  }
+
+  @Override
+  public void deleteCreated(String name) throws IOException {
+    delegate.deleteCreated(name);
   }
 }

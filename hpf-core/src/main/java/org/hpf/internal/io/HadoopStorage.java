@@ -63,10 +63,22 @@ public final class HadoopStorage implements ArchiveStorage {
    */
   private volatile Map<String, FileStatus> lastListed = Map.of();
 
+  /** How the storage commits: as a writer was told, else as the store declares. */
+  private final Supplier<StorageProfile> profile;
+
   /**
    * @param replication replication of new files, or 0 for the file system's default
    */
   public HadoopStorage(FileSystem fs, Path root, short replication) {
+    this(fs, root, replication, null);
+  }
+
+  /**
+   * @param replication replication of new files, or 0 for the file system's default
+   * @param profile how a writer commits here (from {@link StorageProfile#of}, with the writer's
+   *     configuration), or null to probe the store when first asked
+   */
+  public HadoopStorage(FileSystem fs, Path root, short replication, StorageProfile profile) {
     // hpf checksums every file itself: the local file system's .crc side files add nothing.
     this.fs = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     this.root = fs.makeQualified(root);
@@ -75,6 +87,26 @@ public final class HadoopStorage implements ArchiveStorage {
     this.replication = replication > 0 ? () -> replication
         : Suppliers.memoize(() -> this.fs.getDefaultReplication(this.root));
     this.objectStore = Suppliers.memoize(() -> probeObjectStore(this.fs, this.root));
+    this.profile = profile != null ? () -> profile : Suppliers.memoize(() -> {
+      try {
+        return StorageProfile.of(this.fs, this.root, this.fs.getConf());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  @Override
+  public StorageProfile profile() throws IOException {
+    try {
+      return profile.get();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  private boolean conditionalCreate() throws IOException {
+    return profile() == StorageProfile.CONDITIONAL_CREATE;
   }
 
   private static boolean probeObjectStore(FileSystem fs, Path root) {
@@ -115,6 +147,13 @@ public final class HadoopStorage implements ArchiveStorage {
   @Override
   public ArchiveOutput create(String name, long blockSize) throws IOException {
     Path path = path(name);
+    if (conditionalCreate()) {
+      // If-None-Match: the store refuses the object at close where one exists; nothing is
+      // checked before (a check would be a request, and racy).
+      return new PublishedAtClose(path, (FSDataOutputStream) fs.createFile(path)
+          .must(StorageProfile.CONDITIONAL_CREATE_CAPABILITY, true)
+          .build());
+    }
     long block = blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path);
     int buffer = fs.getConf().getInt("io.file.buffer.size", 4096);
     boolean overwrite = false;
@@ -226,6 +265,11 @@ public final class HadoopStorage implements ArchiveStorage {
 
   @Override
   public void rename(String from, String to) throws IOException {
+    if (profile() != StorageProfile.RENAME) {
+      // A rename here copies then deletes: never part of a commit.
+      throw new IOException("no atomic rename on the store at " + location + ": will not "
+          + "rename " + from + " to " + to);
+    }
     Path target = path(to);
     if (fs instanceof RawLocalFileSystem local) {
       renameNoReplace(local.pathToFile(path(from)).toPath(), local.pathToFile(target).toPath(),
@@ -318,6 +362,11 @@ public final class HadoopStorage implements ArchiveStorage {
 
   @Override
   public RootAccess rootAccess() throws IOException {
+    if (profile() != StorageProfile.RENAME) {
+      // An object store's owner and mode are made up by its client: who reads is the
+      // bucket's policy, which hpf neither reads nor changes.
+      return null;
+    }
     FileStatus status = fs.getFileStatus(root);
     org.hpf.MemberAccess access = FileAccess.of(rawFileSystem(), status);
     return access == null ? null
@@ -364,13 +413,89 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   @Override
+  public int abortPendingUploads() throws IOException {
+    if (profile() == StorageProfile.RENAME) {
+      return 0;
+    }
+    try (org.apache.hadoop.fs.MultipartUploader uploader =
+        fs.createMultipartUploader(root).build()) {
+      return FutureIO.awaitFuture(uploader.abortUploadsUnderPath(root));
+    } catch (UnsupportedOperationException e) {
+      return 0; // a store without multipart uploads
+    }
+  }
+
+  @Override
   public void deleteRoot() throws IOException {
     fs.delete(root, true);
   }
 
   @Override
+  public void deleteEmptyDirectories(String dir) throws IOException {
+    for (Path path : List.of(path(dir), root)) {
+      try {
+        // Not recursive: a directory that holds anything stays, with all it holds.
+        fs.delete(path, false);
+      } catch (org.apache.hadoop.fs.PathIsNotEmptyDirectoryException e) {
+        return;
+      }
+    }
+  }
+
+  @Override
   public void close() {
     // The FileSystem is shared (Hadoop caches instances); its owner closes it.
+  }
+
+  /**
+   * An object being written with a conditional create: it appears whole at close, or not at all
+   * where another writer's object took the name first, which is reported as {@link
+   * FileAlreadyExistsException}. Syncs do nothing: nothing is visible, or durable, before close.
+   */
+  private static final class PublishedAtClose implements ArchiveOutput {
+    private final Path path;
+    private final FSDataOutputStream out;
+
+    PublishedAtClose(Path path, FSDataOutputStream out) {
+      this.path = path;
+      this.out = out;
+    }
+
+    @Override
+    public OutputStream stream() {
+      return out;
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void sync() {}
+
+    @Override
+    public void close() throws IOException {
+      try {
+        out.close();
+      } catch (IOException e) {
+        if (lostToAnExistingObject(e)) {
+          FileAlreadyExistsException exists = new FileAlreadyExistsException(path
+              + " already exists: another writer created it first");
+          exists.initCause(e);
+          throw exists;
+        }
+        throw e;
+      }
+    }
+
+    /** S3A reports a refused If-None-Match (HTTP 412) as a RemoteFileChangedException. */
+    private static boolean lostToAnExistingObject(IOException e) {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause.getClass().getName().endsWith(".RemoteFileChangedException")) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   /** An archive file being written through a Hadoop output stream (also HDFS's). */

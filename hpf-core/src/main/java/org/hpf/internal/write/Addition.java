@@ -15,6 +15,7 @@ import org.hpf.internal.format.JournalWriter;
 import org.hpf.internal.format.Manifest.PartInfo;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.StorageProfile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,8 @@ final class Addition {
   private final ArchiveStorage storage;
   private final GenerationCommit commit;
   private final String journalName;
+  /** False where a crashed change is dropped rather than redone: nothing is written. */
+  private final boolean journaled;
   private final JournalWriter journal;
   private final MergeLanes lanes;
   private final WriterOptions options;
@@ -70,6 +73,9 @@ final class Addition {
     this.commit = commit;
     this.options = options;
     this.journalName = ArchiveLayout.journal(commit.generation());
+    // An object store shows an object only once it is closed, so a journal there could never
+    // be read after a crash: a crashed change is dropped instead (docs/CRASH-SAFETY.md).
+    this.journaled = storage.profile() != StorageProfile.CONDITIONAL_CREATE;
     this.journal = startJournal(id, header);
     commit.accesses().journalTo(journal::appendAccess);
     // On HDFS the merge's parts may be LazyPersist (WriteSettings#partStoragePolicy).
@@ -84,7 +90,7 @@ final class Addition {
   private JournalWriter startJournal(ArchiveId id, JournalHeader header) throws IOException {
     ArchiveOutput out = null;
     try {
-      out = storage.create(journalName, 0);
+      out = journaled ? storage.create(journalName, 0) : ArchiveOutput.discarding();
       return new JournalWriter(out, id, header);
     } catch (IOException | RuntimeException | Error e) {
       try {
@@ -95,7 +101,7 @@ final class Addition {
         e.addSuppressed(suppressed);
       }
       try {
-        storage.delete(journalName);
+        deleteJournal();
       } catch (IOException | RuntimeException suppressed) {
         e.addSuppressed(suppressed);
       } finally {
@@ -191,7 +197,7 @@ final class Addition {
     long committed = System.nanoTime();
     List<String> warnings = new ArrayList<>(result.warnings());
     try {
-      storage.delete(journalName);
+      deleteJournal();
     } catch (IOException | RuntimeException e) {
       // The journal of a committed generation is ignored and collected by the next writer.
       warnings.add("generation " + commit.generation() + " committed, but its journal could "
@@ -202,10 +208,16 @@ final class Addition {
         merged - start, committed - merged, warnings);
   }
 
+  private void deleteJournal() throws IOException {
+    if (journaled) {
+      storage.delete(journalName);
+    }
+  }
+
   /** Drops the journal and the scratch files, and nothing else. */
   private void forget(IOException cause) {
     try {
-      storage.delete(journalName);
+      deleteJournal();
     } catch (IOException | RuntimeException e) {
       cause.addSuppressed(e);
     }
@@ -228,9 +240,9 @@ final class Addition {
       // the journal is deleted next
     }
     try {
-      storage.delete(journalName);
+      deleteJournal();
       for (int part : lanes.partsCreated()) {
-        storage.delete(ArchiveLayout.part(part));
+        storage.deleteCreated(ArchiveLayout.part(part));
       }
     } finally {
       commit.close();

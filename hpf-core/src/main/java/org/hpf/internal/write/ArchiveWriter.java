@@ -30,6 +30,7 @@ import org.hpf.internal.access.AccessPlan;
 import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.format.ArchiveId;
+import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.format.JournalHeader;
@@ -39,6 +40,7 @@ import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.hdfs.HdfsReport;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
 import org.slf4j.Logger;
@@ -156,7 +158,7 @@ public final class ArchiveWriter implements AutoCloseable {
     ExecutorService pool = WriterThreads.pool(options.settings().threads());
     try {
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-      return new ArchiveWriter(conf, lock.fence(storage), options, lock, pool, null,
+      return new ArchiveWriter(conf, lock.fence(owning(storage)), options, lock, pool, null,
           new NewArchive(id, capacity, blockSize, options.layout().partSize(), given));
     } catch (IOException | RuntimeException | Error e) {
       pool.shutdownNow();
@@ -192,7 +194,7 @@ public final class ArchiveWriter implements AutoCloseable {
     WriterLock lock = WriterLock.acquire(storage, "writer");
     ExecutorService pool = WriterThreads.pool(options.settings().threads());
     try {
-      ArchiveStorage fenced = lock.fence(storage);
+      ArchiveStorage fenced = lock.fence(owning(storage));
       Recovery.Report report = Recovery.run(fenced, options, pool);
       return new ArchiveWriter(conf, fenced, options, lock, pool, report, null);
     } catch (IOException | RuntimeException | Error e) {
@@ -200,6 +202,12 @@ public final class ArchiveWriter implements AutoCloseable {
       lock.release();
       throw e;
     }
+  }
+
+  /** {@code storage}, knowing this writer's own files where names alone do not tell. */
+  private static ArchiveStorage owning(ArchiveStorage storage) throws IOException {
+    return storage.profile() == StorageProfile.CONDITIONAL_CREATE ? new OwnFiles(storage)
+        : storage;
   }
 
   /** Recovers an archive whose writer died, and releases it. */
@@ -855,22 +863,14 @@ public final class ArchiveWriter implements AutoCloseable {
     }
   }
 
-  /** One more than the largest part id in the manifest or among the files (a dead writer's). */
+  /**
+   * The first part id of a change built on {@code manifest}: at least its part id floor, and
+   * above every part file there (a dead writer's).
+   */
   static int nextPartId(ArchiveStorage storage, Manifest manifest) throws IOException {
-    int next = 0;
-    if (manifest != null) {
-      for (PartInfo part : manifest.parts()) {
-        next = Math.max(next, part.id() + 1);
-      }
-    }
+    int next = manifest == null ? 0 : manifest.partIdFloor();
     for (String name : storage.list("")) {
-      if (name.startsWith("part-")) {
-        try {
-          next = Math.max(next, Integer.parseInt(name.substring(5)) + 1);
-        } catch (NumberFormatException e) {
-          // not a part of ours
-        }
-      }
+      next = Math.max(next, ArchiveLayout.partId(name) + 1);
     }
     return next;
   }
@@ -919,9 +919,14 @@ public final class ArchiveWriter implements AutoCloseable {
       try {
         if (creating != null && manifest == null && !committedAny) {
           // Nothing was committed and nobody else can have used this directory: remove it,
-          // before the release, so that the lock confirms it was not taken over meanwhile.
+          // before the release, so that the lock confirms it was not taken over meanwhile. On
+          // an object store only this writer's files: there the lock does not exclude.
           try {
-            storage.deleteRoot();
+            if (storage instanceof OwnFiles own) {
+              own.deleteAll();
+            } else {
+              storage.deleteRoot();
+            }
           } catch (IOException e) {
             LOG.warn("could not remove the failed archive {}: {}", storage.location(),
                 e.toString());

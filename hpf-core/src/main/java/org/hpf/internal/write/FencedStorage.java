@@ -148,6 +148,11 @@ final class FencedStorage extends ForwardingStorage {
   }
 
   @Override
+  public void deleteCreated(String name) throws IOException {
+    fenced(() -> super.deleteCreated(name));
+  }
+
+  @Override
   public void delete(String name) throws IOException {
     fenced(() -> super.delete(name));
   }

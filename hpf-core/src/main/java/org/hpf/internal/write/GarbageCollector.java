@@ -12,11 +12,19 @@ import org.hpf.internal.format.Manifest.NamesSegment;
 import org.hpf.internal.format.Manifest.PartInfo;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.StorageProfile;
 
 /**
  * Deletes what no kept generation uses: manifests older than the newest {@code retain}, then
  * every archive file that none of the kept generations names (files of old generations,
  * leftovers of a crashed writer, temporary manifests). Runs only under the writer lock.
+ *
+ * <p>On a store that commits by conditional create the lock only keeps honest writers apart:
+ * a writer paused past a broken lock may still be writing. So only files that no writer can
+ * publish any more are deleted: those of generations up to the newest committed one (a writer
+ * building one of them would have to create a manifest that exists), and parts below the newest
+ * generation's part id floor (no writer building on it or later creates those). Manifests go
+ * oldest first, never the newest, which {@link ConditionalPublish} relies on.
  */
 final class GarbageCollector {
   private GarbageCollector() {}
@@ -38,14 +46,24 @@ final class GarbageCollector {
     List<Long> kept = generations.subList(0, Math.min(retain, generations.size()));
     long newest = generations.isEmpty() ? 0 : generations.get(0);
     Set<String> referenced = new HashSet<>(protect);
+    int partIdFloor = Integer.MAX_VALUE;
     for (long generation : kept) {
-      referenced.addAll(filesOf(storage, generation));
+      Manifest manifest = Manifest.read(storage, generation);
+      referenced.addAll(filesOf(storage, manifest));
+      if (generation == newest) {
+        partIdFloor = manifest.partIdFloor();
+      }
     }
+    boolean fenced = storage.profile() == StorageProfile.CONDITIONAL_CREATE;
     int deleted = 0;
+    List<Long> old = new ArrayList<>(generations.subList(kept.size(), generations.size()));
+    old.sort(Comparator.naturalOrder());
+    for (long generation : old) {
+      storage.delete(Manifest.fileName(generation));
+      deleted++;
+    }
     for (String name : storage.list(Manifest.DIR)) {
-      long generation = Manifest.generationOf(name);
-      boolean oldManifest = generation >= 0 && !kept.contains(generation);
-      if (oldManifest || name.startsWith(".tmp-")) {
+      if (name.startsWith(".tmp-")) {
         storage.delete(Manifest.DIR + "/" + name);
         deleted++;
       }
@@ -58,15 +76,35 @@ final class GarbageCollector {
           && journalGeneration(name) > newest) {
         continue; // an uncommitted journal is recovery's to handle, never garbage
       }
+      if (fenced && !noLongerPublishable(name, newest, partIdFloor)) {
+        continue;
+      }
       storage.delete(name);
       deleted++;
     }
     return deleted;
   }
 
-  /** Every file a committed generation names (manifest excluded). */
+  /**
+   * True when no writer can publish a generation that names {@code name} any more, once
+   * {@code newest} is committed with {@code partIdFloor}.
+   */
+  static boolean noLongerPublishable(String name, long newest, int partIdFloor) {
+    if (name.startsWith("part-")) {
+      int id = ArchiveLayout.partId(name);
+      return id >= 0 && id < partIdFloor;
+    }
+    long generation = ArchiveLayout.generationOf(name);
+    return generation >= 0 && generation <= newest;
+  }
+
+  /** Every file {@code generation}'s manifest names (manifest excluded). */
   static Set<String> filesOf(ArchiveStorage storage, long generation) throws IOException {
-    Manifest manifest = Manifest.read(storage, generation);
+    return filesOf(storage, Manifest.read(storage, generation));
+  }
+
+  /** Every file {@code manifest} names (itself excluded). */
+  static Set<String> filesOf(ArchiveStorage storage, Manifest manifest) throws IOException {
     Set<String> files = new HashSet<>();
     for (Manifest.Layer layer : manifest.layers()) {
       if (layer.directoryFile() != null) { // a version 1 manifest's directory file
@@ -89,7 +127,7 @@ final class GarbageCollector {
     return files;
   }
 
-  private static boolean isArchiveFile(String name) {
+  static boolean isArchiveFile(String name) {
     return name.startsWith("part-") || name.startsWith("index-")
         || name.startsWith("directory-") || name.startsWith("names-")
         || name.startsWith(ArchiveLayout.JOURNAL_PREFIX);

@@ -310,7 +310,7 @@ final class GenerationCommit implements AutoCloseable {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    List<String> warnings = new ArrayList<>(publish(storage, written.manifest()));
+    List<String> warnings = new ArrayList<>(publish(storage, written.manifest(), base));
     // The commit point has passed: nothing from here on may fail the commit.
     try {
       close();
@@ -368,9 +368,10 @@ final class GenerationCommit implements AutoCloseable {
         parts.forEach((partId, stats) -> partList.add(
             new PartInfo(partId, stats.length, stats.liveEntries, stats.liveBytes)));
       }
+      int floor = Math.max(base == null ? 0 : base.partIdFloor(), Manifest.idsAbove(partList));
       Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
           hashAlgorithm, fileCount, originalBytes, storedBytes, capacity, blockSize,
-          partSize, layers, segments, partList, accesses.all());
+          partSize, layers, segments, partList, accesses.all(), floor, Manifest.newCommitId());
       return new Written(manifest, layer);
     }
   }
@@ -549,11 +550,17 @@ final class GenerationCommit implements AutoCloseable {
   }
 
   /**
-   * Publishes a generation: write the manifest under a temporary name, then rename it (see
-   * {@link ManifestRename} for a rename that throws). Returns normally once the generation is
-   * committed, with what went wrong without preventing it.
+   * Publishes a generation built on {@code base} (null for a create): write the manifest under a
+   * temporary name, then rename it (see {@link ManifestRename} for a rename that throws); on a
+   * store without an atomic rename, create it under its name ({@link ConditionalPublish}).
+   * Returns normally once the generation is committed, with what went wrong without preventing
+   * it.
    */
-  static List<String> publish(ArchiveStorage storage, Manifest manifest) throws IOException {
+  static List<String> publish(ArchiveStorage storage, Manifest manifest, Manifest base)
+      throws IOException {
+    if (storage.profile() == org.hpf.internal.io.StorageProfile.CONDITIONAL_CREATE) {
+      return ConditionalPublish.run(storage, manifest, base);
+    }
     String temporary = ArchiveLayout.temporaryManifest(manifest.generation(),
         UUID.randomUUID().toString());
     byte[] bytes = manifest.toBytes();

@@ -43,8 +43,11 @@ final class ManifestRename {
     }
   }
 
-  /** True when {@code name} exists with exactly {@code bytes}. */
-  private static boolean holds(ArchiveStorage storage, String name, byte[] bytes,
+  /**
+   * True when {@code name} exists with exactly {@code bytes}: a publish that reported {@code
+   * failure} happened after all.
+   */
+  static boolean holds(ArchiveStorage storage, String name, byte[] bytes,
       long generation, IOException failure) throws UnsettledCommitException {
     try {
       if (!storage.exists(name)) {

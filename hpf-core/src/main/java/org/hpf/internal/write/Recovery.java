@@ -100,6 +100,9 @@ public final class Recovery {
 
   static Report run(ArchiveStorage storage, WriterOptions options, ExecutorService pool)
       throws IOException {
+    if (storage.profile() == org.hpf.internal.io.StorageProfile.CONDITIONAL_CREATE) {
+      return FencingRecovery.run(storage, options);
+    }
     long committed = committedGeneration(storage);
     int stale = 0;
     int leftovers = 0; // a dead job's staging, a lock of a writer that died releasing it

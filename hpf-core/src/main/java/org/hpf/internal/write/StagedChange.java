@@ -168,8 +168,8 @@ public final class StagedChange implements AutoCloseable {
 
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
-    return HdfsIntegration.storageToChange(conf, archive, (short) options.layout().replication(),
-        options.layout().partSize(), options.settings());
+    return HdfsIntegration.storageToChangeByRenames(conf, archive,
+        (short) options.layout().replication(), options.layout().partSize(), options.settings());
   }
 
   private static String stagingName(StagedPlan plan) {

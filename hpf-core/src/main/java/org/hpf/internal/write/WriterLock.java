@@ -14,6 +14,7 @@ import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.StorageProfile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,9 @@ public final class WriterLock implements AutoCloseable {
     ArchiveOutput marker;
     try {
       marker = storage.create(ArchiveLayout.LOCK_TAKEOVER, 0);
+      if (storage.profile() == StorageProfile.CONDITIONAL_CREATE) {
+        marker.close(); // there only the close takes the name
+      }
     } catch (FileAlreadyExistsException | RemoteException e) {
       throw locked; // another process is taking over
     }
@@ -114,6 +118,21 @@ public final class WriterLock implements AutoCloseable {
       // would take the lock from a holder that whyGone finds alive on this machine.
       throw locked(storage);
     }
+    String token = UUID.randomUUID().toString();
+    String holder = operation + " by " + System.getProperty("user.name") + "@" + hostName()
+        + " (pid " + ProcessHandle.current().pid() + ") since " + Instant.now();
+    byte[] line = LockLine.format(holder, token, ProcessSpace.current())
+        .getBytes(StandardCharsets.UTF_8);
+    if (storage.profile() == StorageProfile.CONDITIONAL_CREATE) {
+      // An object appears at close, and only then can the store refuse it.
+      ArchiveOutput file = storage.create(ArchiveLayout.LOCK, 0);
+      try (file) {
+        file.stream().write(line);
+      } catch (FileAlreadyExistsException e) {
+        throw locked(storage);
+      }
+      return new WriterLock(storage, file, token);
+    }
     ArchiveOutput file;
     try {
       file = storage.create(ArchiveLayout.LOCK, 0);
@@ -125,11 +144,7 @@ public final class WriterLock implements AutoCloseable {
       }
       throw e;
     }
-    String token = UUID.randomUUID().toString();
-    String holder = operation + " by " + System.getProperty("user.name") + "@" + hostName()
-        + " (pid " + ProcessHandle.current().pid() + ") since " + Instant.now();
-    file.stream().write(LockLine.format(holder, token, ProcessSpace.current())
-        .getBytes(StandardCharsets.UTF_8));
+    file.stream().write(line);
     file.sync(); // the holder's line must survive a power loss to tell who held the lock
     file.confirmWriter(); // on HDFS: the line's length reaches the NameNode, for its readers
     return new WriterLock(storage, file, token);
@@ -162,9 +177,15 @@ public final class WriterLock implements AutoCloseable {
 
   /**
    * {@code storage} for the holder of this lock: every rename and delete through it first
-   * confirms the lock (see {@link FencedStorage}).
+   * confirms the lock (see {@link FencedStorage}). Not on a store that commits by conditional
+   * create: there the commit and the collector fence writers by generation (see {@link
+   * ConditionalPublish}, {@link GarbageCollector}), and a lock confirmed per delete would cost a
+   * request each.
    */
-  ArchiveStorage fence(ArchiveStorage archive) {
+  ArchiveStorage fence(ArchiveStorage archive) throws IOException {
+    if (archive.profile() == StorageProfile.CONDITIONAL_CREATE) {
+      return archive;
+    }
     return new FencedStorage(archive, this::confirm);
   }
 
@@ -287,6 +308,15 @@ public final class WriterLock implements AutoCloseable {
 
   private void releaseByName() throws IOException {
     if (!storage.exists(ArchiveLayout.LOCK)) {
+      return;
+    }
+    if (storage.profile() == StorageProfile.CONDITIONAL_CREATE) {
+      // No rename to park it with. The lock only keeps honest writers apart there: deleting a
+      // lock that replaced this one in between costs its holder nothing but that.
+      String line = line(storage);
+      if (line != null && line.contains(token)) {
+        storage.delete(ArchiveLayout.LOCK);
+      }
       return;
     }
     String parked = ArchiveLayout.LOCK_RELEASED_PREFIX + token;

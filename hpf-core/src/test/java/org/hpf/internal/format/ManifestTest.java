@@ -53,8 +53,15 @@ class ManifestTest {
       segments.add(new NamesSegment(ArchiveLayout.names(1 + 2L * i, i), 12000 + 7L * i));
     }
     return new Manifest(ID, 3, 1_700_000_000_123L, NameHasher.MURMUR3_128_ID, 12345, 6789012345L,
-        456789, 100, 128L << 20, 1L << 30, layers, segments, list, ACCESSES);
+        456789, 100, 128L << 20, 1L << 30, layers, segments, list, ACCESSES,
+        Manifest.idsAbove(list) + FLOOR_ABOVE_PARTS, COMMIT_ID);
   }
+
+  /** The samples' floor lies this far above their parts: a writer died holding those ids. */
+  private static final int FLOOR_ABOVE_PARTS = 3;
+  private static final long COMMIT_ID = 0x0123456789ABCDEFL;
+  /** Bytes after the access classes (version 5): PartIdFloor:int32, CommitId:int64. */
+  private static final int TAIL_BYTES = 4 + 8;
 
   /** Two access classes: a setuid file of a long-named owner, and a sticky one. */
   static final List<MemberAccess> ACCESSES = List.of(
@@ -232,11 +239,13 @@ class ManifestTest {
     assertEquals("ä", string16(buf));
     assertEquals("", string16(buf));
     assertEquals(01644, buf.getShort());
+    assertEquals(2 + FLOOR_ABOVE_PARTS, buf.getInt()); // PartIdFloor
+    assertEquals(COMMIT_ID, buf.getLong()); // CommitId
     assertEquals(file.length - FileFooter.SIZE, buf.position());
     FileFooter.check(file, "m");
     // Part: 4 + 8 + 8 + 8 bytes; Layer: 8 + 4 + the body; Segment: String16 + 8.
     assertEquals(LAYER_COUNT_AT + 4 + (12 + 71) + (12 + 38) + 4 + 2 * (2 + 18 + 8) + 4 + 2 * 28
-        + ACCESS_BYTES + FileFooter.SIZE, file.length);
+        + ACCESS_BYTES + TAIL_BYTES + FileFooter.SIZE, file.length);
   }
 
   private static String string16(ByteBuffer buf) {
@@ -318,7 +327,7 @@ class ManifestTest {
   @Test
   void rejectsBadPartCounts() throws Exception {
     byte[] file = sample(2).toBytes();
-    int countAt = file.length - FileFooter.SIZE - ACCESS_BYTES - 2 * 28 - 4;
+    int countAt = file.length - FileFooter.SIZE - TAIL_BYTES - ACCESS_BYTES - 2 * 28 - 4;
     assertEquals(2, ByteBuffer.wrap(file).getInt(countAt));
     for (int count : new int[] {-1, 3, 1000, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
       byte[] bad = file.clone();
@@ -336,7 +345,7 @@ class ManifestTest {
   @Test
   void rejectsBadAccessCountsAndPermissions() throws Exception {
     byte[] file = sample(2).toBytes();
-    int countAt = file.length - FileFooter.SIZE - ACCESS_BYTES;
+    int countAt = file.length - FileFooter.SIZE - TAIL_BYTES - ACCESS_BYTES;
     assertEquals(2, ByteBuffer.wrap(file).getInt(countAt));
     for (int count : new int[] {-1, 1, 3, 65536, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
       byte[] bad = file.clone();
@@ -345,7 +354,7 @@ class ManifestTest {
           "count " + count);
     }
     // Bits 12..15 of a Permission are 0.
-    int permissionAt = file.length - FileFooter.SIZE - 2;
+    int permissionAt = file.length - FileFooter.SIZE - TAIL_BYTES - 2;
     assertEquals(01644, ByteBuffer.wrap(file).getShort(permissionAt));
     for (int bit = 12; bit < 16; bit++) {
       byte[] bad = file.clone();
@@ -359,15 +368,59 @@ class ManifestTest {
   @Test
   void manifestsBeforeVersion4HaveNoAccessClasses() throws Exception {
     Manifest old = sample(2).withAccesses(List.of());
-    byte[] file = old.toBytes();
-    // The same body without the (empty) dictionary is a version 3 body.
-    byte[] v3 = new byte[file.length - 4];
-    System.arraycopy(file, 0, v3, 0, file.length - FileFooter.SIZE - 4);
-    System.arraycopy(file, file.length - FileFooter.SIZE, v3, v3.length - FileFooter.SIZE,
+    // The same body without the (empty) dictionary and the version 5 fields is a version 3 body.
+    ByteBuffer body = SealedFile.check(olderBody(old.toBytes(), 4 + TAIL_BYTES, 3), "m",
+        FileKind.MANIFEST, ID);
+    assertEquals(withoutVersion5Fields(old), Manifest.parse(ID, body, "m", 3));
+  }
+
+  /**
+   * A manifest before version 5 has no floor and no commit id: its floor is one above its
+   * largest part id, its commit id 0.
+   */
+  @Test
+  void manifestsBeforeVersion5HaveTheFloorOfTheirParts() throws Exception {
+    Manifest sample = sample(2);
+    ByteBuffer body = SealedFile.check(olderBody(sample.toBytes(), TAIL_BYTES, 4), "m",
+        FileKind.MANIFEST, ID);
+    Manifest parsed = Manifest.parse(ID, body, "m", 4);
+    assertEquals(withoutVersion5Fields(sample), parsed);
+    assertEquals(2, parsed.partIdFloor());
+    assertEquals(0, parsed.commitId());
+  }
+
+  /** A floor at or below a part the manifest names is refused. */
+  @Test
+  void rejectsAFloorBelowItsParts() throws Exception {
+    byte[] file = sample(2).toBytes();
+    int floorAt = file.length - FileFooter.SIZE - TAIL_BYTES;
+    for (int floor : new int[] {1, 0, -1, Integer.MIN_VALUE}) {
+      byte[] bad = file.clone();
+      ByteBuffer.wrap(bad).putInt(floorAt, floor);
+      CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
+          () -> parse(FormatTesting.reseal(bad)), "floor " + floor);
+      assertTrue(e.getMessage().contains("part id floor " + floor + " below part 1"),
+          e.getMessage());
+    }
+    ByteBuffer.wrap(file).putInt(floorAt, 2);
+    assertEquals(2, parse(FormatTesting.reseal(file)).partIdFloor());
+  }
+
+  /** {@code file} without the {@code cut} bytes that end its body, as a {@code version} file. */
+  private static byte[] olderBody(byte[] file, int cut, int version) {
+    byte[] older = new byte[file.length - cut];
+    System.arraycopy(file, 0, older, 0, file.length - FileFooter.SIZE - cut);
+    System.arraycopy(file, file.length - FileFooter.SIZE, older, older.length - FileFooter.SIZE,
         FileFooter.SIZE);
-    v3[5] = 3;
-    ByteBuffer body = SealedFile.check(FormatTesting.reseal(v3), "m", FileKind.MANIFEST, ID);
-    assertEquals(old, Manifest.parse(ID, body, "m", 3));
+    older[5] = (byte) version;
+    return FormatTesting.reseal(older);
+  }
+
+  private static Manifest withoutVersion5Fields(Manifest m) {
+    return new Manifest(m.archiveId(), m.generation(), m.commitTimeMillis(), m.hashAlgorithm(),
+        m.fileCount(), m.originalBytes(), m.storedBytes(), m.bucketCapacity(), m.blockSize(),
+        m.partSize(), m.layers(), m.namesSegments(), m.parts(), m.accesses(),
+        Manifest.idsAbove(m.parts()), 0);
   }
 
   @Test

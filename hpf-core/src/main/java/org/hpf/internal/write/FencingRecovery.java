@@ -1,0 +1,88 @@
+package org.hpf.internal.write;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import org.hpf.ConcurrentCommitException;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.io.ArchiveStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Recovery on a store that commits by conditional create (docs/CRASH-SAFETY.md, "Object
+ * stores"). A writer there keeps no journal (an object is seen only once closed), so a change
+ * that did not commit is dropped, never redone; its sources are still where they were, since
+ * sources are deleted only after a commit. What it wrote is collected, together with the uploads
+ * it left pending.
+ *
+ * <p>The files it left are those no committed generation names beyond the fence: of the next
+ * generation, or parts at or above the newest generation's part id floor. Their writer may only
+ * be paused (past a lock that was broken), and could still publish that next generation. So the
+ * newest generation is first committed again, unchanged, as the next one, with a floor above
+ * every part there: from then on no writer can publish a generation that names those files, and
+ * the collector removes them.
+ */
+final class FencingRecovery {
+  private static final Logger LOG = LoggerFactory.getLogger(FencingRecovery.class);
+  /** Another writer committing in between makes recovery look again; this often at most. */
+  private static final int ATTEMPTS = 3;
+
+  private FencingRecovery() {}
+
+  static Recovery.Report run(ArchiveStorage storage, WriterOptions options) throws IOException {
+    int uploads = storage.abortPendingUploads();
+    for (int attempt = 1; ; attempt++) {
+      long newest = Recovery.committedGeneration(storage);
+      if (newest == 0) {
+        // A create that never committed: opening it reports that; the directory is its
+        // creator's to remove.
+        return new Recovery.Report(0, false, 0, 0, 0, false, 0, 0, null, List.of());
+      }
+      Manifest current = Manifest.read(storage, newest);
+      Set<String> referenced = GarbageCollector.filesOf(storage, current);
+      int beyond = 0;
+      int partIdsAbove = 0;
+      for (String name : storage.list("")) {
+        if (referenced.contains(name) || !GarbageCollector.isArchiveFile(name)) {
+          continue;
+        }
+        partIdsAbove = Math.max(partIdsAbove, ArchiveLayout.partId(name) + 1);
+        if (!GarbageCollector.noLongerPublishable(name, newest, current.partIdFloor())) {
+          beyond++;
+        }
+      }
+      long generation = newest;
+      String dropped = null;
+      if (beyond > 0) {
+        try {
+          ConditionalPublish.run(storage, current.republished(newest + 1, partIdsAbove),
+              current);
+        } catch (ConcurrentCommitException e) {
+          if (attempt < ATTEMPTS) {
+            LOG.info("{}: another writer committed while recovering; looking again: {}",
+                storage.location(), e.getMessage());
+            continue;
+          }
+          throw e;
+        }
+        generation = newest + 1;
+        dropped = beyond + " files of a change that never committed; generation " + generation
+            + " is generation " + newest + " again, so that their writer can never commit them";
+      }
+      int deleted = GarbageCollector.collect(storage, options.settings().retainGenerations(),
+          Set.of());
+      Recovery.Report report = new Recovery.Report(0, false, generation, 0, 0, false, 0,
+          deleted, dropped, List.of());
+      if (report.didAnything()) {
+        LOG.warn("recovered {}: {}", storage.location(), report.describe());
+      }
+      if (uploads > 0) {
+        LOG.warn("{}: aborted {} uploads a writer started and never completed",
+            storage.location(), uploads);
+      }
+      return report;
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package org.hpf.crash;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.WriterOptions;
+
+/**
+ * A writer process for {@link ObjectStoreKillTest}: makes one change to an archive (create,
+ * append, delete or compact) and exits, unless it is killed first. Members are added slowly
+ * enough for a kill to land in the middle of a merge.
+ *
+ * <p>Arguments: configuration file, archive URI, change, part size, the file to create once the
+ * writer is open.
+ */
+public final class StoreChange {
+  /**
+   * Members a create or an append adds, and the size of each: together more than S3A's least
+   * upload part (5 MiB), so that one part holding them all is a multipart upload.
+   */
+  static final int ADDED = 12;
+  static final int MEMBER_BYTES = 512 << 10;
+
+  private StoreChange() {}
+
+  public static void main(String[] args) throws Exception {
+    Configuration conf = new Configuration();
+    conf.addResource(new org.apache.hadoop.fs.Path(args[0]));
+    org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path(args[1]);
+    String change = args[2];
+    long partSize = Long.parseLong(args[3]);
+    Path opened = Path.of(args[4]);
+    WriterOptions options = options(partSize);
+    if (change.equals("create")) {
+      try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options)) {
+        Files.writeString(opened, "");
+        add(writer, "created");
+        writer.commit();
+      }
+      return;
+    }
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, options)) {
+      Files.writeString(opened, "");
+      switch (change) {
+        case "append" -> {
+          add(writer, "appended");
+          writer.commit();
+        }
+        case "delete" -> writer.delete(deleted());
+        case "compact" -> writer.compact(1.0);
+        default -> throw new IllegalArgumentException(change);
+      }
+    }
+  }
+
+  static WriterOptions options(long partSize) {
+    return WriterOptions.builder().settings(s -> s.threads(1))
+        .layout(l -> l.withPartSize(partSize)).build();
+  }
+
+  private static void add(ArchiveWriter writer, String prefix) throws Exception {
+    for (int i = 0; i < ADDED; i++) {
+      String name = prefix + "/m-" + i;
+      writer.add(name, bytes(name), 0);
+      Thread.sleep(20);
+    }
+  }
+
+  /** The members a delete removes from the base archive. */
+  static List<String> deleted() {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < ADDED; i += 3) {
+      names.add("base/m-" + i);
+    }
+    return names;
+  }
+
+  /** The bytes of member {@code name}: random, seeded by the name, so they do not compress. */
+  static byte[] bytes(String name) {
+    byte[] bytes = new byte[MEMBER_BYTES];
+    new java.util.Random(name.hashCode()).nextBytes(bytes);
+    return bytes;
+  }
+}

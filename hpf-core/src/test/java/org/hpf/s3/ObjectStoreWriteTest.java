@@ -1,0 +1,299 @@
+package org.hpf.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.hpf.ConcurrentCommitException;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.read.ArchiveVerifier;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.Recovery;
+import org.hpf.internal.write.StoreCommits;
+import org.hpf.internal.write.WriterOptions;
+import org.hpf.testing.BucketKeys;
+import org.hpf.testing.S3Server;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * Archives created and changed on s3a://, against a real S3-protocol server, where hpf commits
+ * by conditional create: create, append, delete and compaction read back whole and verify, with
+ * no rename, no journal and no temporary manifest; a writer paused past a broken lock can neither
+ * commit over the new holder's work nor lose its files to the collector before it gives up; a
+ * generation the archive moved past cannot be committed again; and recovery aborts the uploads
+ * a dead writer left pending.
+ */
+@Tag("s3")
+class ObjectStoreWriteTest {
+  /** Small parts: members are sealed into parts, and published, while a change is built. */
+  private static final long PART_SIZE = 4 << 10;
+
+  private static S3Server server;
+
+  @BeforeAll
+  static void startServer() throws IOException {
+    server = S3Server.shared();
+  }
+
+  @Test
+  void createAppendDeleteAndCompactReadBackAndVerify(TestInfo test) throws IOException {
+    FileSystem s3 = cached(server.configuration());
+    long renamesBefore = counter(s3, "op_rename");
+    {
+      Path archive = archive(test);
+      Map<String, byte[]> members = new LinkedHashMap<>();
+      try (ArchiveWriter writer = ArchiveWriter.create(s3.getConf(), archive, options(2))) {
+        addMembers(writer, members, "first", 40);
+        writer.commit();
+      }
+      assertHolds(s3, archive, members, 1);
+      try (ArchiveWriter writer = ArchiveWriter.open(s3.getConf(), archive, options(2))) {
+        addMembers(writer, members, "second", 20);
+        writer.commit();
+        assertHolds(s3, archive, members, 2);
+
+        List<String> deleted = members.keySet().stream().filter(n -> n.hashCode() % 3 == 0)
+            .toList();
+        writer.delete(deleted);
+        deleted.forEach(members::remove);
+        assertHolds(s3, archive, members, 3);
+
+        assertThat(writer.compact(0.99).generation()).isEqualTo(4);
+        assertHolds(s3, archive, members, 4);
+      }
+      SortedSet<String> keys = BucketKeys.files(s3, archive);
+      assertThat(keys).noneMatch(key -> key.contains("_journal") || key.contains(".tmp-")
+          || key.contains("_lock"));
+      // Retention keeps two generations, and nothing else is left.
+      Set<String> named = new TreeSet<>();
+      ArchiveStorage storage = HdfsIntegration.storage(s3, archive);
+      for (long generation : List.of(3L, 4L)) {
+        named.add(Manifest.fileName(generation));
+        named.addAll(filesOf(storage, generation));
+      }
+      assertThat(keys).isEqualTo(named);
+      assertThat(counter(s3, "op_rename") - renamesBefore).as("renames").isZero();
+    }
+  }
+
+  /**
+   * A writer that stalls mid-change loses its lock to one that breaks it: the new holder's
+   * recovery commits the newest generation again, so the stalled writer's files can never be
+   * named by a commit, and collects the parts it had published. The stalled writer then fails
+   * to commit, and the archive holds what it held, verified.
+   */
+  @Test
+  void aStalledWritersFilesAreFencedOffThenCollected(TestInfo test) throws IOException {
+    FileSystem stalledFs = cached(server.configuration());
+    FileSystem breakerFs = stalledFs;
+    {
+      Path archive = archive(test);
+      Map<String, byte[]> members = new LinkedHashMap<>();
+      try (ArchiveWriter writer = ArchiveWriter.create(stalledFs.getConf(), archive,
+          options(1))) {
+        addMembers(writer, members, "kept", 10);
+        writer.commit();
+      }
+      ArchiveWriter stalled = ArchiveWriter.open(stalledFs.getConf(), archive, options(1));
+      Map<String, byte[]> lost = new LinkedHashMap<>();
+      addMembers(stalled, lost, "stalled", 20);
+      SortedSet<String> published = BucketKeys.files(breakerFs, archive);
+      assertThat(published).as("parts the stalled writer sealed")
+          .anyMatch(key -> key.startsWith("part-") && ArchiveLayout.partId(key) >= 1);
+
+      WriterOptions breaking = options(1).toBuilder().settings(s -> s.breakLock(true)).build();
+      Recovery.Report report = ArchiveWriter.recover(breakerFs.getConf(), archive, breaking);
+      assertThat(report.generation()).isEqualTo(2);
+      assertThat(report.rolledBack()).contains("generation 2 is generation 1 again");
+      assertThat(BucketKeys.files(breakerFs, archive))
+          .noneMatch(key -> key.startsWith("part-") && !isPartOf(breakerFs, archive, key));
+
+      ConcurrentCommitException refused = assertThrows(ConcurrentCommitException.class,
+          stalled::commit);
+      assertThat(refused).hasMessageContaining("generation 2");
+      stalled.close();
+      assertHolds(breakerFs, archive, members, 2);
+    }
+  }
+
+  /**
+   * Two writers past a broken lock pick the same part name: the one that closes it second loses
+   * the name, fails, and in cleaning up leaves the winner's part alone (its stream, closed again
+   * by the cleanup without error, does not make the part its own).
+   */
+  @Test
+  void aWriterThatLosesAPartNameLeavesTheWinnersPart(TestInfo test) throws IOException {
+    Configuration conf = server.configuration();
+    FileSystem s3 = cached(conf);
+    Path archive = archive(test);
+    Map<String, byte[]> members = new LinkedHashMap<>();
+    try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options(1))) {
+      addMembers(writer, members, "seed", 2);
+      writer.commit();
+    }
+    ArchiveWriter loser = ArchiveWriter.open(conf, archive, options(1));
+    WriterOptions breaking = options(1).toBuilder().settings(s -> s.breakLock(true)).build();
+    try (ArchiveWriter winner = ArchiveWriter.open(conf, archive, breaking)) {
+      // Both start their change on the same committed generation: the same first part id.
+      loser.add("loser", new byte[] {1}, 0);
+      addMembers(winner, members, "winner", 1);
+      winner.commit();
+    }
+    assertThat(assertThrows(ConcurrentCommitException.class, loser::commit))
+        .hasMessageContaining("was created by another writer first");
+    loser.close();
+    assertHolds(s3, archive, members, 2);
+  }
+
+  /**
+   * Retention deletes old manifests: a writer that built on generation 1 and stalled while the
+   * archive went on to generation 3 (1 and 2 deleted) finds generation 2's name free. Its
+   * create of it succeeds, but generation 1 is gone, so it is told it did not commit, and the
+   * manifest it created is removed; readers never saw it.
+   */
+  @Test
+  void aGenerationTheArchiveMovedPastIsNotCommittedAgain(TestInfo test) throws IOException {
+    FileSystem s3 = cached(server.configuration());
+    {
+      Path archive = archive(test);
+      Map<String, byte[]> members = new LinkedHashMap<>();
+      WriterOptions keepOne = options(1).toBuilder().settings(s -> s.retainGenerations(1))
+          .build();
+      try (ArchiveWriter writer = ArchiveWriter.create(s3.getConf(), archive, keepOne)) {
+        addMembers(writer, members, "a", 3);
+        writer.commit();
+      }
+      ArchiveStorage storage = HdfsIntegration.storage(s3, archive);
+      Manifest first = Manifest.read(storage, 1);
+      try (ArchiveWriter writer = ArchiveWriter.open(s3.getConf(), archive, keepOne)) {
+        addMembers(writer, members, "b", 3);
+        writer.commit();
+        addMembers(writer, members, "c", 3);
+        writer.commit();
+      }
+      assertThat(storage.list(Manifest.DIR)).containsExactly("manifest-0000000003");
+
+      ConcurrentCommitException refused = assertThrows(ConcurrentCommitException.class,
+          () -> StoreCommits.publish(storage, first.republished(2, 0), first));
+      assertThat(refused).hasMessageContaining("generation 1, which this change built on, was "
+          + "removed");
+      assertThat(storage.list(Manifest.DIR)).containsExactly("manifest-0000000003");
+      assertHolds(s3, archive, members, 3);
+
+      // The generation it built on still there as it read it: the create is the commit.
+      Manifest third = Manifest.read(storage, 3);
+      assertThat(StoreCommits.publish(storage, third.republished(4, 0), third)).isEmpty();
+      // And the same generation again loses to it.
+      assertThat(assertThrows(ConcurrentCommitException.class,
+          () -> StoreCommits.publish(storage, third.republished(4, 0), third)))
+          .hasMessageContaining("its manifest exists");
+      assertHolds(s3, archive, members, 4);
+    }
+  }
+
+  /** Recovery aborts the uploads under the archive that a dead writer started. */
+  @Test
+  void recoveryAbortsPendingUploads(TestInfo test) throws IOException {
+    Configuration conf = server.configuration();
+    conf.setLong("fs.s3a.multipart.size", 5 << 20);
+    // A client of its own: its statistics are this test's, and its upload size is small.
+    conf.setBoolean("fs.s3a.impl.disable.cache", true);
+    try (S3AFileSystem s3 = (S3AFileSystem) FileSystem.newInstance(server.bucketRoot().toUri(),
+        conf)) {
+      Path archive = archive(test);
+      Map<String, byte[]> members = new LinkedHashMap<>();
+      try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options(1))) {
+        addMembers(writer, members, "a", 3);
+        writer.commit();
+      }
+      // A part larger than the upload's part size, never closed: its upload stays pending.
+      FSDataOutputStream abandoned = s3.create(new Path(archive, ArchiveLayout.part(99)));
+      abandoned.write(new byte[6 << 20]);
+      String prefix = s3.pathToKey(archive) + "/";
+      assertThat(s3.listMultipartUploads(prefix)).hasSize(1);
+      ArchiveWriter.recover(s3.getConf(), archive, options(1));
+      assertThat(s3.listMultipartUploads(prefix)).isEmpty();
+      assertHolds(s3, archive, members, 1);
+    }
+  }
+
+  private static boolean isPartOf(FileSystem fs, Path archive, String key) {
+    try (HpfReader reader = HpfReader.open(fs, archive, ReaderOptions.defaults())) {
+      return reader.manifest().part(ArchiveLayout.partId(key)) != null;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static Set<String> filesOf(ArchiveStorage storage, long generation)
+      throws IOException {
+    return StoreCommits.filesOf(storage, generation);
+  }
+
+  /** The archive is at {@code generation}, holds exactly {@code members}, and verifies. */
+  private static void assertHolds(FileSystem fs, Path archive, Map<String, byte[]> members,
+      long generation) throws IOException {
+    try (HpfReader reader = HpfReader.open(fs, archive, ReaderOptions.defaults())) {
+      assertThat(reader.manifest().generation()).isEqualTo(generation);
+      assertThat(reader.manifest().fileCount()).isEqualTo(members.size());
+      for (Map.Entry<String, byte[]> member : members.entrySet()) {
+        assertArrayEquals(member.getValue(), reader.get(member.getKey()), member.getKey());
+      }
+    }
+    ArchiveVerifier.Report report = ArchiveVerifier.verify(HdfsIntegration.storage(fs, archive),
+        ReaderOptions.defaults(), bytes -> {});
+    assertThat(report.ok()).as(report.problems().toString()).isTrue();
+  }
+
+  private static void addMembers(ArchiveWriter writer, Map<String, byte[]> members,
+      String prefix, int count) throws IOException {
+    for (int i = 0; i < count; i++) {
+      String name = prefix + "/" + i % 4 + "/member-" + i;
+      byte[] bytes = (name + " ").repeat(20 + i * 13).getBytes(StandardCharsets.UTF_8);
+      writer.add(name, bytes, 1_700_000_000_000L + i);
+      members.put(name, bytes);
+    }
+  }
+
+  private static WriterOptions options(int threads) {
+    return WriterOptions.builder().settings(s -> s.threads(threads))
+        .layout(l -> l.withPartSize(PART_SIZE)).build();
+  }
+
+  private static Path archive(TestInfo test) {
+    return new Path(server.bucketRoot(), "writes/" + test.getTestMethod().orElseThrow()
+        .getName() + ".hpf");
+  }
+
+  /** The client writers get for {@code conf}: Hadoop's cached one. */
+  private static FileSystem cached(Configuration conf) throws IOException {
+    return server.bucketRoot().getFileSystem(conf);
+  }
+
+  private static long counter(FileSystem fs, String name) {
+    return IOStatisticsSupport.snapshotIOStatistics(
+        IOStatisticsSupport.retrieveIOStatistics(fs)).counters().getOrDefault(name, 0L);
+  }
+}
