@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Writer processes on s3a:// killed (SIGKILL) at random moments of a create, an append, a
- * delete and a compaction: after recovery the archive holds exactly the members before the
+ * Writer processes on s3a:// killed (SIGKILL) at random moments of a create, an append (its
+ * part a multipart upload), a delete and a compaction: after recovery the archive holds exactly the members before the
  * change or exactly those after it, verifies, and keeps no object that its kept generations do
  * not name, and no upload is left pending. A create killed before its commit leaves no archive.
  */
@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow")
 class ObjectStoreKillTest {
   /** Parts of one member each, so that a change writes and collects many objects. */
-  private static final long SMALL_PARTS = StoreChange.MEMBER_BYTES;
+  private static final long SMALL_PARTS = StoreChange.SMALL_MEMBERS;
   /** One part for all of a create's or append's members: larger than an upload's part. */
   private static final long ONE_PART = 64 << 20;
   private static final long MAX_DELAY_MILLIS = 1500;
@@ -67,13 +67,14 @@ class ObjectStoreKillTest {
     try (S3AFileSystem s3 = (S3AFileSystem) FileSystem.newInstance(
         server.bucketRoot().toUri(), conf)) {
       int run = 0;
-      for (String change : List.of("create", "append", "append", "delete", "compact")) {
+      for (String change : List.of("create", "append", "delete", "compact")) {
         org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path(server.bucketRoot(),
-            "killed/" + change + "-" + run + ".hpf");
-        // The second append writes one part of all its members: a multipart upload.
-        long partSize = run++ == 2 ? ONE_PART : SMALL_PARTS;
-        outcomes.add(change + " (" + partSize + "-byte parts): "
-            + killAndRecover(s3, site, archive, change, partSize, random));
+            "killed/" + change + "-" + run++ + ".hpf");
+        // The append writes one part of all its members: a multipart upload.
+        boolean multipart = change.equals("append");
+        outcomes.add(change + (multipart ? " (one part, a multipart upload)" : "") + ": "
+            + killAndRecover(s3, site, archive, change, multipart ? ONE_PART : SMALL_PARTS,
+                multipart ? StoreChange.LARGE_MEMBERS : StoreChange.SMALL_MEMBERS, random));
       }
     }
     System.out.println("ObjectStoreKillTest outcomes:\n  " + String.join("\n  ", outcomes));
@@ -81,15 +82,15 @@ class ObjectStoreKillTest {
   }
 
   private String killAndRecover(S3AFileSystem s3, Path site, org.apache.hadoop.fs.Path archive,
-      String change, long partSize, Random random) throws Exception {
+      String change, long partSize, int memberBytes, Random random) throws Exception {
     Map<String, byte[]> before = new LinkedHashMap<>();
     if (!change.equals("create")) {
       try (ArchiveWriter writer = ArchiveWriter.create(s3.getConf(), archive,
           StoreChange.options(SMALL_PARTS))) {
         for (int i = 0; i < StoreChange.ADDED; i++) {
           String name = "base/m-" + i;
-          writer.add(name, StoreChange.bytes(name), 0);
-          before.put(name, StoreChange.bytes(name));
+          writer.add(name, StoreChange.bytes(name, StoreChange.SMALL_MEMBERS), 0);
+          before.put(name, StoreChange.bytes(name, StoreChange.SMALL_MEMBERS));
         }
         writer.commit();
       }
@@ -99,7 +100,7 @@ class ObjectStoreKillTest {
       case "create", "append" -> {
         String prefix = change.equals("create") ? "created" : "appended";
         for (int i = 0; i < StoreChange.ADDED; i++) {
-          after.put(prefix + "/m-" + i, StoreChange.bytes(prefix + "/m-" + i));
+          after.put(prefix + "/m-" + i, StoreChange.bytes(prefix + "/m-" + i, memberBytes));
         }
       }
       case "delete" -> StoreChange.deleted().forEach(after::remove);
@@ -112,7 +113,7 @@ class ObjectStoreKillTest {
         // A short-lived process: start fast.
         "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), StoreChange.class.getName(),
         site.toString(), archive.toString(), change, String.valueOf(partSize),
-        opened.toString())
+        String.valueOf(memberBytes), opened.toString())
         .redirectErrorStream(true).redirectOutput(tmp.resolve("out-" + archive.getName()
             + ".txt").toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);

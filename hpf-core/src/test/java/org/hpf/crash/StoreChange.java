@@ -13,16 +13,19 @@ import org.hpf.internal.write.WriterOptions;
  * append, delete or compact) and exits, unless it is killed first. Members are added slowly
  * enough for a kill to land in the middle of a merge.
  *
- * <p>Arguments: configuration file, archive URI, change, part size, the file to create once the
- * writer is open.
+ * <p>Arguments: configuration file, archive URI, change, part size, member size, the file to
+ * create once the writer is open.
  */
 public final class StoreChange {
-  /**
-   * Members a create or an append adds, and the size of each: together more than S3A's least
-   * upload part (5 MiB), so that one part holding them all is a multipart upload.
-   */
+  /** Members a create or an append adds. */
   static final int ADDED = 12;
-  static final int MEMBER_BYTES = 512 << 10;
+  /** The size of a member: small, so that a run is quick. */
+  static final int SMALL_MEMBERS = 32 << 10;
+  /**
+   * The size of a member where together they are more than S3A's least upload part (5 MiB), so
+   * that one part holding them all is a multipart upload.
+   */
+  static final int LARGE_MEMBERS = 512 << 10;
 
   private StoreChange() {}
 
@@ -32,12 +35,13 @@ public final class StoreChange {
     org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path(args[1]);
     String change = args[2];
     long partSize = Long.parseLong(args[3]);
-    Path opened = Path.of(args[4]);
+    int memberBytes = Integer.parseInt(args[4]);
+    Path opened = Path.of(args[5]);
     WriterOptions options = options(partSize);
     if (change.equals("create")) {
       try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options)) {
         Files.writeString(opened, "");
-        add(writer, "created");
+        add(writer, "created", memberBytes);
         writer.commit();
       }
       return;
@@ -46,7 +50,7 @@ public final class StoreChange {
       Files.writeString(opened, "");
       switch (change) {
         case "append" -> {
-          add(writer, "appended");
+          add(writer, "appended", memberBytes);
           writer.commit();
         }
         case "delete" -> writer.delete(deleted());
@@ -61,10 +65,11 @@ public final class StoreChange {
         .layout(l -> l.withPartSize(partSize)).build();
   }
 
-  private static void add(ArchiveWriter writer, String prefix) throws Exception {
+  private static void add(ArchiveWriter writer, String prefix, int memberBytes)
+      throws Exception {
     for (int i = 0; i < ADDED; i++) {
       String name = prefix + "/m-" + i;
-      writer.add(name, bytes(name), 0);
+      writer.add(name, bytes(name, memberBytes), 0);
       Thread.sleep(20);
     }
   }
@@ -79,8 +84,8 @@ public final class StoreChange {
   }
 
   /** The bytes of member {@code name}: random, seeded by the name, so they do not compress. */
-  static byte[] bytes(String name) {
-    byte[] bytes = new byte[MEMBER_BYTES];
+  static byte[] bytes(String name, int length) {
+    byte[] bytes = new byte[length];
     new java.util.Random(name.hashCode()).nextBytes(bytes);
     return bytes;
   }
