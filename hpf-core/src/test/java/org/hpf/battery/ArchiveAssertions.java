@@ -92,16 +92,18 @@ final class ArchiveAssertions {
     int[] pointers = new int[buckets.size()];
     int[] lowBits = new int[buckets.size()];
     Arrays.fill(lowBits, -1);
+    // Messages as suppliers: built only on failure, not once per slot of up to 2^24.
     for (int slot = 0; slot < dir.slots().length; slot++) {
+      int at = slot;
       int b = dir.slots()[slot];
-      assertTrue(b >= 0 && b < buckets.size(), "slot " + slot + " points to bucket " + b);
+      assertTrue(b >= 0 && b < buckets.size(), () -> "slot " + at + " points to bucket " + b);
       int d = buckets.get(b).localDepth();
       int low = slot & ((1 << d) - 1);
       if (lowBits[b] == -1) {
         lowBits[b] = low;
       } else {
-        assertEquals(lowBits[b], low, "slots of bucket " + b + " disagree on their low " + d
-            + " bits");
+        assertEquals(lowBits[b], low, () -> "slots of bucket " + b + " disagree on their low "
+            + d + " bits");
       }
       pointers[b]++;
     }
@@ -144,7 +146,7 @@ final class ArchiveAssertions {
       NameHash hash = hasher.hash(name);
       int b = dir.slots()[DirectoryFile.slotOf(hash, g)];
       int d = buckets.get(b).localDepth();
-      assertEquals(lowBits[b], (int) (hash.low() & ((1L << d) - 1)), "bucket of " + name);
+      assertEquals(lowBits[b], (int) (hash.low() & ((1L << d) - 1)), () -> "bucket of " + name);
       counted[b]++;
     }
     List<String> wrong = new ArrayList<>();

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.hpf.CorruptArchiveException;
 import org.hpf.MemberAccess;
 
@@ -180,7 +179,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
 
   /** Generations are 10 decimal digits in file names. */
   public static String generationName(long generation) {
-    return String.format(Locale.ROOT, "%010d", generation);
+    return ArchiveLayout.zeroPadded(generation, 10);
   }
 
   /** The generation named by a file in {@link #DIR}, or -1 if the name is not a manifest. */

@@ -59,8 +59,10 @@ class ExtendibleHashingTest {
     for (int slot = 0; slot < slots.length; slot++) {
       ExtendibleHashing.Bucket b = buckets.get(slots[slot]);
       int d = b.localDepth();
-      assertEquals(b.prefix(), slot & ((1 << d) - 1), "slot " + slot + " points at a bucket of "
-          + "depth " + d + " and prefix " + b.prefix());
+      int at = slot;
+      // Messages as suppliers: built only on failure, not once per slot of up to 2^24.
+      assertEquals(b.prefix(), slot & ((1 << d) - 1), () -> "slot " + at + " points at a bucket "
+          + "of depth " + d + " and prefix " + b.prefix());
       pointers[slots[slot]]++;
     }
     boolean[] seen = new boolean[lows.size()];
@@ -74,9 +76,10 @@ class ExtendibleHashingTest {
       assertEquals(1 << (g - d), pointers[i], "bucket " + i + " of depth " + d);
       assertTrue(b.members().size() <= capacity, "bucket " + i + " over capacity");
       for (int id : b.members()) {
+        int bucket = i;
         assertEquals(b.prefix(), (int) (lows.getLong(id) & ((1L << d) - 1)),
-            "record " + id + " in bucket " + i);
-        assertTrue(!seen[id], "record " + id + " in two buckets");
+            () -> "record " + id + " in bucket " + bucket);
+        assertTrue(!seen[id], () -> "record " + id + " in two buckets");
         seen[id] = true;
         records++;
       }
@@ -245,8 +248,9 @@ class ExtendibleHashingTest {
       int splits = h.buckets().size() - bucketsBefore;
       for (int b = 0; b < bucketsBefore; b++) {
         int grew = h.buckets().get(b).localDepth() - depths.get(b);
-        assertTrue(grew >= 0 && grew <= splits, "seed " + seed + ": bucket " + b + " grew by "
-            + grew + " in " + splits + " splits");
+        int bucket = b;
+        assertTrue(grew >= 0 && grew <= splits, () -> "seed " + seed + ": bucket " + bucket
+            + " grew by " + grew + " in " + splits + " splits");
       }
       assertTrue(h.globalDepth() - globalBefore <= splits, "seed " + seed);
       if (i % 151 == 0 || i == n - 1) {
