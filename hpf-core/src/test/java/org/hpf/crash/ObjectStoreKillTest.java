@@ -117,6 +117,7 @@ class ObjectStoreKillTest {
         .redirectErrorStream(true).redirectOutput(tmp.resolve("out-" + archive.getName()
             + ".txt").toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    // The child says it has opened the archive by creating a file: poll for it.
     while (!Files.exists(opened) && writer.isAlive() && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }

@@ -210,6 +210,27 @@ class ObjectStoreWriteTest {
           () -> StoreCommits.publish(storage, third.republished(4, 0), third)))
           .hasMessageContaining("its manifest exists");
       assertHolds(s3, archive, members, 4);
+
+      // The create of generation 5 succeeds but the check after it cannot read: whether it is
+      // committed is unknown, and its manifest stays.
+      Manifest fourth = Manifest.read(storage, 4);
+      ArchiveStorage unreadable = new org.hpf.internal.io.ForwardingStorage(storage) {
+        @Override
+        public org.hpf.internal.io.ArchiveInput open(String name) throws IOException {
+          throw new IOException("no reads");
+        }
+
+        @Override
+        public org.hpf.internal.io.ArchiveInput open(String name, long length)
+            throws IOException {
+          throw new IOException("no reads");
+        }
+      };
+      assertThat(assertThrows(IOException.class,
+          () -> StoreCommits.publish(unreadable, fourth.republished(5, 0), fourth)))
+          .hasMessageContaining("could not tell whether generation 5 was committed")
+          .hasMessageContaining("nothing was removed");
+      assertThat(storage.list(Manifest.DIR)).contains("manifest-0000000005");
     }
   }
 

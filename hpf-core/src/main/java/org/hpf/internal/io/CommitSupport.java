@@ -56,7 +56,7 @@ public final class CommitSupport {
     throw new UnsupportedStoreException(refused + " is refused: the store at "
         + fs.makeQualified(archive) + " offers no atomic rename, and the MapReduce build hands "
         + "its tasks' work over by renames: build the archive with one client (hpf create, "
-        + "without --mapreduce), which commits by conditional create there, or "
-        + INSTEAD.replace("write", "build"));
+        + "without --mapreduce), which commits by conditional create there, or build the "
+        + "archive on HDFS or a local disk and copy it to the store");
   }
 }

@@ -39,6 +39,8 @@ final class ConditionalPublish {
    *
    * @throws ConcurrentCommitException where another writer took the generation, or the archive
    *     had moved past it; nothing of the change is then committed
+   * @throws UnsettledCommitException where the manifest was created but whether it is in line
+   *     could not be checked
    */
   static List<String> run(ArchiveStorage storage, Manifest manifest, Manifest base)
       throws IOException {
@@ -59,7 +61,13 @@ final class ConditionalPublish {
           + "reported: " + e.getMessage());
       LOG.warn("{}: {}", storage.location(), warnings.get(0));
     }
-    String outOfLine = outOfLine(storage, manifest, base);
+    String outOfLine;
+    try {
+      outOfLine = outOfLine(storage, manifest, base);
+    } catch (IOException | RuntimeException e) {
+      // The manifest exists and may well be the commit: nothing may be removed now.
+      throw new UnsettledCommitException(storage.location(), generation, e);
+    }
     if (outOfLine != null) {
       try {
         // Nobody builds on it: newer generations exist, or its files are gone.

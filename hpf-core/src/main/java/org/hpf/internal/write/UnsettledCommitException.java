@@ -3,8 +3,9 @@ package org.hpf.internal.write;
 import java.io.IOException;
 
 /**
- * The rename of a generation's manifest failed and the manifest could not be read back, so
- * whether the generation was committed is unknown. The writer removed nothing that the
+ * The rename of a generation's manifest failed and the manifest could not be read back (or, on
+ * an object store, its create succeeded and the check that follows it failed), so whether the
+ * generation was committed is unknown. The writer removed nothing that the
  * generation names: the next writer (or {@code hpf recover}) finds the archive at that
  * generation or at the one before, and removes the leftovers of whichever it is not.
  */
@@ -18,5 +19,16 @@ final class UnsettledCommitException extends IOException {
         + "failed (" + readBack.getMessage() + "); nothing was removed: run hpf recover, then "
         + "hpf info to see which generation is current", rename);
     addSuppressed(readBack);
+  }
+
+  /**
+   * On a store that commits by conditional create: the manifest was created, but checking that
+   * its generation is the archive's next (see {@link ConditionalPublish}) failed.
+   */
+  UnsettledCommitException(String location, long generation, Exception check) {
+    super(location + ": could not tell whether generation " + generation + " was committed: "
+        + "its manifest was created, but checking that the generation it built on is still "
+        + "there failed (" + check.getMessage() + "); nothing was removed: run hpf recover, "
+        + "then hpf info to see which generation is current", check);
   }
 }
