@@ -26,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The commands on an archive on s3a:// (a real S3-protocol server): those that read work, and
- * those that write too, committing by conditional create; the MapReduce build, and every write
- * where the conditional create is switched off, exit with their own code and leave the bucket
- * and the sources as they were.
+ * those that write too, the MapReduce build's included, committing by conditional create; where
+ * the conditional create is switched off, every write exits with its own code and leaves the
+ * bucket and the sources as they were.
  */
 @Tag("s3")
 class ObjectStoreCommandsTest {
@@ -88,36 +88,61 @@ class ObjectStoreCommandsTest {
     // Below "extra/": names the archive does not have yet.
     TestTrees.write(more.resolve("extra"), 5, 11)
         .forEach((name, bytes) -> added.put("extra/" + name, bytes));
-    Map<String, byte[]> expected = new TreeMap<>(files);
+    TreeMap<String, byte[]> expected = new TreeMap<>(files);
     expected.putAll(added);
     String removed = files.firstKey();
     expected.remove(removed);
-    for (List<String> command : List.of(
+    assertRunAndHold(List.of(
         List.of("create", src.toString(), fresh),
         List.of("append", fresh, more.toString()),
         List.of("rm", fresh, removed),
         List.of("compact", "--min-live", "1", fresh),
         List.of("recover", fresh),
-        List.of("verify", fresh))) {
-      Cli.Result r = Cli.run(withSite(command, site));
-      assertEquals(ExitCodes.OK, r.code(), () -> command + ": " + r);
-    }
-    Cli.Result ls = Cli.run("ls", "--conf", site, fresh);
-    assertEquals(String.join("\n", expected.keySet()) + "\n", ls.out(), ls::toString);
-    String member = added.firstKey();
-    Path out = dir.resolve("got-written-there");
-    Cli.Result get = Cli.run("get", "--conf", site, fresh, member, "-o", out.toString());
-    assertEquals(ExitCodes.OK, get.code(), get::toString);
-    assertArrayEquals(added.get(member), Files.readAllBytes(out));
+        List.of("verify", fresh)), site, fresh, expected);
   }
 
-  /** The MapReduce build hands its tasks' work over by renames: refused on an object store. */
+  /**
+   * Each command succeeds; then the archive lists exactly {@code expected}, and its last
+   * member reads back.
+   */
+  private static void assertRunAndHold(List<List<String>> commands, String siteFile,
+      String archive, TreeMap<String, byte[]> expected) throws IOException {
+    for (List<String> command : commands) {
+      Cli.Result r = Cli.run(withSite(command, siteFile));
+      assertEquals(ExitCodes.OK, r.code(), () -> command + ": " + r);
+    }
+    Cli.Result ls = Cli.run("ls", "--conf", siteFile, archive);
+    assertEquals(String.join("\n", expected.keySet()) + "\n", ls.out(), ls::toString);
+    String member = expected.lastKey();
+    Path out = Files.createTempDirectory(dir, "got-").resolve("member");
+    Cli.Result get = Cli.run("get", "--conf", siteFile, archive, member, "-o", out.toString());
+    assertEquals(ExitCodes.OK, get.code(), get::toString);
+    assertArrayEquals(expected.get(member), Files.readAllBytes(out));
+  }
+
+  /**
+   * The MapReduce build (on the local job runner) creates and appends there too: its tasks write
+   * their parts in place, and the job commits by conditional create.
+   */
   @Test
-  void theMapReduceBuildIsRefusedAndWritesNothing() throws IOException {
-    String fresh = server.bucketRoot() + "fresh.hpf";
-    assertRefused(site, "hands its tasks' work over by renames", List.of(
-        List.of("create", "--mapreduce", src.toString(), fresh),
-        List.of("append", "--mapreduce", archive, src.toString())));
+  void theMapReduceBuildWritesThereToo() throws IOException {
+    Configuration conf = server.configuration();
+    conf.set("mapreduce.framework.name", "local");
+    Path jobs = dir.resolve("jobs");
+    conf.set("mapreduce.jobtracker.staging.root.dir", jobs.resolve("staging").toString());
+    conf.set("hadoop.tmp.dir", jobs.resolve("tmp").toString());
+    conf.set("mapreduce.cluster.local.dir", jobs.resolve("local").toString());
+    conf.setInt("mapreduce.client.completion.pollinterval", 20);
+    String jobSite = writeSite(conf, "s3-job-site.xml").toString();
+    String built = server.bucketRoot() + "built-by-a-job.hpf";
+    Path more = dir.resolve("more-by-a-job");
+    TreeMap<String, byte[]> expected = new TreeMap<>(files);
+    TestTrees.write(more.resolve("job"), 4, 13)
+        .forEach((name, bytes) -> expected.put("job/" + name, bytes));
+    assertRunAndHold(List.of(
+        List.of("create", "--mapreduce", src.toString(), built),
+        List.of("append", "--mapreduce", built, more.toString()),
+        List.of("verify", built)), jobSite, built, expected);
   }
 
   /** Without a conditional create, every writing command is refused and writes nothing. */

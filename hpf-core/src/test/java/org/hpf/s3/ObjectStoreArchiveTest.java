@@ -37,9 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An archive on s3a://, against a real S3-protocol server: written on the local disk and copied
  * there object by object, it reads back whole, opening it lists once, and gets at the lengths
- * the archive records send no HEAD. Where the store has no conditional create every change is
- * refused, and the MapReduce build is refused on any object store, before it writes or deletes
- * a key.
+ * the archive records send no HEAD. Where the store has no conditional create every change,
+ * the MapReduce build's included, is refused before it writes or deletes a key.
  */
 @Tag("s3")
 class ObjectStoreArchiveTest {
@@ -168,17 +167,6 @@ class ObjectStoreArchiveTest {
     assertThat(StorageProfile.readOnlyObjectStore(s3, archive, conf)).isFalse();
     conf.set(StorageProfile.KEY, "fast");
     assertThrows(IllegalArgumentException.class, () -> StorageProfile.of(s3, archive, conf));
-  }
-
-  /** The MapReduce build hands its tasks' work over by renames: refused on a conditional store. */
-  @Test
-  void theMapReduceBuildIsRefusedWithoutTouchingTheBucket() throws IOException {
-    Configuration conf = uncached(server.configuration());
-    Map<String, Executable> changes = changes(conf);
-    changes.keySet().retainAll(List.of("job create", "job append"));
-    assertRefused(changes, "offers no atomic rename, and the MapReduce build hands its tasks'"
-        + " work over by renames", "build the archive on HDFS or a local disk and copy it to the"
-        + " store", sourceDir(conf));
   }
 
   @Test

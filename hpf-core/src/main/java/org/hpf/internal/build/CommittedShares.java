@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.hpf.HpfException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.io.ArchiveStorage;
@@ -17,7 +18,8 @@ import org.hpf.internal.write.StagedShare;
 /**
  * The job commit's view of the committed tasks: exactly one per split of the driver's listing,
  * whose splits add up to the driver's survey, each with the journal its seal describes; their
- * parts moved into the archive directory, without replacing a file there.
+ * parts moved into the archive directory, without replacing a file there (on a store without
+ * rename they were written there).
  */
 final class CommittedShares {
   private CommittedShares() {}
@@ -36,6 +38,11 @@ final class CommittedShares {
     ShareSeal[] seals = new ShareSeal[splits.size()];
     for (FileStatus committed : fs.listStatus(tasks)) {
       String dir = relative(storage, committed.getPath());
+      if (committed.isFile()) {
+        // A store without rename: the task's file names the attempt whose work it is.
+        dir = relative(storage, StagedCommitter.workPath(conf,
+            TaskAttemptID.forName(StagedCommitter.winner(storage, dir))));
+      }
       ShareSeal seal = ShareSeal.read(storage, dir);
       if (seal.split() < 0 || seal.split() >= splits.size()) {
         throw refused(committed.getPath() + " holds the work of split " + seal.split()

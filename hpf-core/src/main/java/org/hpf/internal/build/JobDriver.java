@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *       file next to the archive, cut into splits; duplicate names across roots, and for an
  *       append names the archive has, fail here, before anything is written);
  *   <li>map tasks merge their split's files into parts with ids of their own
- *       ({@link MergeMapper});
+ *       ({@link MergeMapper}): in their work directories, or, on an object store, where the
+ *       archive's parts are;
  *   <li>the job's committer publishes every committed task's members as one generation, the
  *       index built in bounded memory ({@link StagedCommitter});
  *   <li>the driver cleans up and releases the lock; a failed job leaves the archive as it was
@@ -101,6 +102,13 @@ public final class JobDriver {
       throw e;
     } catch (IOException | RuntimeException | Error e) {
       try {
+        if (change.partsInPlace() && change.committed() == null) {
+          change.deleteUncommittedParts(SealedAttempts.parts(conf, change.stagingDirectory()));
+        }
+      } catch (IOException | RuntimeException cleanupFailed) {
+        e.addSuppressed(cleanupFailed);
+      }
+      try {
         change.close();
       } catch (IOException | RuntimeException closeFailed) {
         e.addSuppressed(closeFailed);
@@ -129,23 +137,25 @@ public final class JobDriver {
     Configuration jobConf = new Configuration(conf);
     List<SourceSplit> splits;
     StagedChange.Survey survey;
+    StagedPlan plan;
     try (SourceListing listing = new SourceListing(jobConf, new Path(staging, "sources"),
         conf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
         conf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
         conf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
-        staged.header().partSize(), staged.firstPartId())) {
+        staged.header().partSize(), staged.firstPartId(),
+        change.partsInPlace() ? JobSettings.attemptSlots(conf) : 1)) {
       survey = change.survey(roots, source -> listing.add(source, change.accessId(source)));
       splits = listing.finish();
+      // The tasks' ids of classes the listing met first mean what the plan says.
+      plan = change.listed(listing.partIdLimit());
     }
-    // The tasks' ids of classes the listing met first mean what the plan says.
-    StagedPlan plan = staged.withAccesses(change.introducedAccesses());
     SourceListing.writeSplits(archiveFs, new Path(staging, "splits"), splits);
     long listed = System.nanoTime();
     progress.started(survey.files(), survey.bytes());
     progress.phase("merging");
 
     Job job = Job.getInstance(jobConf, (append ? "hpf append " : "hpf create ") + target);
-    configure(job, plan, target, staging, options, survey);
+    configure(job, plan, target, staging, options, survey, change.partsInPlace());
     collectTokens(job, roots, target);
     customize.accept(job);
     IOException failed = null;
@@ -273,7 +283,7 @@ public final class JobDriver {
   }
 
   private static void configure(Job job, StagedPlan plan, Path archive, Path staging,
-      WriterOptions options, StagedChange.Survey survey) {
+      WriterOptions options, StagedChange.Survey survey, boolean partsInPlace) {
     if (job.getConfiguration().get("mapreduce.job.jar") == null) {
       job.setJarByClass(JobDriver.class); // the shaded jar under hadoop jar
     }
@@ -289,6 +299,7 @@ public final class JobDriver {
     conf.set(JobSettings.STAGING, staging.toString());
     conf.setLong(JobSettings.SURVEY_FILES, survey.files());
     conf.setLong(JobSettings.SURVEY_BYTES, survey.bytes());
+    conf.setBoolean(JobSettings.PARTS_IN_PLACE, partsInPlace);
     conf.set(JobSettings.COMPRESSION, options.settings().compression().name().toLowerCase(
         java.util.Locale.ROOT));
     if (options.layout().replication() > 0) {

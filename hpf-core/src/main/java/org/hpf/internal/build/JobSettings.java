@@ -2,6 +2,7 @@ package org.hpf.internal.build;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.hpf.Compression;
 import org.hpf.internal.write.WriterOptions;
 
@@ -25,6 +26,12 @@ public final class JobSettings {
   public static final String PART_SIZE = "hpf.mapreduce.part.size";
   /** Replication of the archive's files (0: the file system's default). */
   public static final String REPLICATION = "hpf.mapreduce.replication";
+  /**
+   * Where tasks write their parts in place (an object store): how many attempts of one split
+   * may write parts. Default: the attempts a map task gets times the ApplicationMaster's, and
+   * two for speculative twins.
+   */
+  public static final String ATTEMPT_SLOTS = "hpf.mapreduce.attempt.slots";
 
   // Set by the driver for its tasks and committer.
   static final String ARCHIVE = "hpf.mapreduce.archive";
@@ -33,6 +40,8 @@ public final class JobSettings {
   /** What the driver's walk of the sources counted, for the job's commit to check against. */
   static final String SURVEY_FILES = "hpf.mapreduce.survey.files";
   static final String SURVEY_BYTES = "hpf.mapreduce.survey.bytes";
+  /** True where tasks write their parts into the archive directory, not their work's. */
+  static final String PARTS_IN_PLACE = "hpf.mapreduce.parts-in-place";
 
   private JobSettings() {}
 
@@ -53,6 +62,21 @@ public final class JobSettings {
       options.layout(l -> l.withReplication(replication));
     }
     return options.build();
+  }
+
+  /** How many attempts of a split may write parts in place (see {@link #ATTEMPT_SLOTS}). */
+  static int attemptSlots(Configuration conf) {
+    int slots = conf.getInt(ATTEMPT_SLOTS, conf.getInt(MRJobConfig.MAP_MAX_ATTEMPTS, 4)
+        * conf.getInt(MRJobConfig.MR_AM_MAX_ATTEMPTS, MRJobConfig.DEFAULT_MR_AM_MAX_ATTEMPTS)
+        + 2);
+    if (slots < 1) {
+      throw new IllegalArgumentException(ATTEMPT_SLOTS + " must be at least 1, not " + slots);
+    }
+    return slots;
+  }
+
+  static boolean partsInPlace(Configuration conf) {
+    return conf.getBoolean(PARTS_IN_PLACE, false);
   }
 
   static Path archive(Configuration conf) {

@@ -19,10 +19,12 @@ import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
 
 /**
- * A map task: merges its split's files into part files of its attempt's work directory with
- * {@link JobSettings#MAP_THREADS} threads (reading small files is latency-bound), through a
- * {@link StagedMerge}, then seals the work ({@link ShareSeal}). Emits nothing: the committer
- * moves the finished work into the archive.
+ * A map task: merges its split's files into part files with {@link JobSettings#MAP_THREADS}
+ * threads (reading small files is latency-bound), through a {@link StagedMerge}, then seals the
+ * work ({@link ShareSeal}). The parts go into its attempt's work directory, from which the
+ * committer moves them into the archive; on an object store, which cannot move them, straight
+ * into the archive directory, with ids of the slot the attempt claimed ({@link AttemptSlots}).
+ * Emits nothing.
  */
 public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable, NullWritable> {
 
@@ -48,9 +50,15 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
     Path work = StagedCommitter.workPath(conf, context.getTaskAttemptID());
     FileSystem fs = work.getFileSystem(conf);
     fs.mkdirs(work);
-    ArchiveStorage storage = HdfsIntegration.storage(fs, work, (short) options.layout()
-        .replication(),
-        plan.header().partSize(), options.settings());
+    ArchiveStorage storage = storage(fs, work, plan, options);
+    ArchiveStorage parts = storage;
+    SourceSplit.PartIds ids = split.partIds(0, 1);
+    if (JobSettings.partsInPlace(conf)) {
+      int slots = JobSettings.attemptSlots(conf);
+      ids = split.partIds(AttemptSlots.claim(HdfsIntegration.storage(fs,
+          JobSettings.staging(conf)), split.index(), context.getTaskAttemptID(), slots), slots);
+      parts = storage(fs, JobSettings.archive(conf), plan, options);
+    }
     int threads = options.settings().threads();
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "hpf-merge");
@@ -59,8 +67,8 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
     });
     Semaphore slots = new Semaphore(threads * 2);
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    try (StagedMerge merge = new StagedMerge(storage, plan, options, split.firstPartId(),
-        split.partLimit())) {
+    try (StagedMerge merge = new StagedMerge(storage, parts, plan, options, ids.first(),
+        ids.limit())) {
       long listed = 0;
       while (failure.get() == null && context.nextKeyValue()) {
         Source source = context.getCurrentKey().toSource(conf);
@@ -84,10 +92,17 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
       }
       slots.acquire(threads * 2);
       rethrow(failure.get());
-      ShareSeal.write(storage, context.getTaskAttemptID(), split.index(), merge.finish());
+      ShareSeal.write(storage, parts, context.getTaskAttemptID(), split.index(),
+          merge.finish());
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private static ArchiveStorage storage(FileSystem fs, Path root, StagedPlan plan,
+      WriterOptions options) {
+    return HdfsIntegration.storage(fs, root, (short) options.layout().replication(),
+        plan.header().partSize(), options.settings());
   }
 
   /**

@@ -22,8 +22,8 @@ import org.hpf.internal.write.StagedShare.PartSeal;
 /**
  * What a task attempt finished, written last into its work directory ({@value #FILE}, format in
  * docs/FORMAT.md): the attempt, its split, its journal's length and each part it sealed with
- * its length and footer checksum. It travels with the journal and parts it describes, so the
- * job's commit can prove that every part a journal points into is the one that attempt wrote.
+ * its length and footer checksum. It travels with the journal it describes, so the job's commit
+ * can prove that every part a journal points into is the one that attempt wrote.
  *
  * @param split the index of the attempt's split in the driver's listing
  */
@@ -31,12 +31,15 @@ record ShareSeal(String attempt, int split, long journalLength, Map<Integer, Par
   static final String FILE = "seal";
   private static final String MAGIC = "hpf-share-seal 1";
 
-  /** Seals the finished work of {@code attempt} in {@code work}: call after the merge's finish. */
-  static ShareSeal write(ArchiveStorage work, TaskAttemptID attempt, int split,
-      List<PartInfo> sealed) throws IOException {
+  /**
+   * Seals the finished work of {@code attempt} in {@code work}, its parts in {@code partStorage}:
+   * call after the merge's finish.
+   */
+  static ShareSeal write(ArchiveStorage work, ArchiveStorage partStorage, TaskAttemptID attempt,
+      int split, List<PartInfo> sealed) throws IOException {
     Map<Integer, PartSeal> parts = new TreeMap<>();
     for (PartInfo part : sealed) {
-      try (ArchiveInput in = work.open(ArchiveLayout.part(part.id()))) {
+      try (ArchiveInput in = partStorage.open(ArchiveLayout.part(part.id()))) {
         long length = in.length();
         parts.put(part.id(), new PartSeal(length,
             ByteBuffer.wrap(in.readFully(length - 4, 4)).getInt()));

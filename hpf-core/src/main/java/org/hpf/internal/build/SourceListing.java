@@ -26,7 +26,9 @@ import org.hpf.internal.write.Source;
  *
  * <p>Each split gets the part ids its merge can need at most. A part rolls over when the next
  * entry would not fit, so two consecutive parts of one merge thread together hold more than one
- * part's room: a thread writing E bytes of entries uses at most 2E/room + 1 parts.
+ * part's room: a thread writing E bytes of entries uses at most 2E/room + 1 parts. Where attempts
+ * write their parts in place, each attempt of a split needs ids of its own: the split gets that
+ * many ids once per attempt slot.
  */
 final class SourceListing implements Closeable {
   /** Most part ids an archive can have (the record's 24-bit part field). */
@@ -38,6 +40,7 @@ final class SourceListing implements Closeable {
   private final long splitBytes;
   private final int threads;
   private final long partRoom;
+  private final int slots;
   private final List<SourceSplit> splits = new ArrayList<>();
   private int nextPartId;
   private long start;
@@ -46,7 +49,7 @@ final class SourceListing implements Closeable {
   private long entryBytes;
 
   SourceListing(Configuration conf, Path file, long splitFiles, long splitBytes, int threads,
-      long partSize, int firstPartId) throws IOException {
+      long partSize, int firstPartId, int slots) throws IOException {
     this.file = file;
     this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.file(file),
         SequenceFile.Writer.keyClass(ListedSource.class),
@@ -56,6 +59,7 @@ final class SourceListing implements Closeable {
     this.threads = threads;
     this.partRoom = partSize - FileHeader.SIZE - 4 - FileFooter.SIZE;
     this.nextPartId = firstPartId;
+    this.slots = slots;
     this.start = writer.getLength();
   }
 
@@ -75,10 +79,11 @@ final class SourceListing implements Closeable {
     if (files == 0) {
       return;
     }
-    long parts = 2 * (entryBytes / partRoom) + 1L + threads;
+    long parts = (2 * (entryBytes / partRoom) + 1L + threads) * slots;
     if (nextPartId + parts > MAX_PARTS) {
       throw new LimitExceededException("the sources need more than " + MAX_PARTS
-          + " part ids; raise the part size (" + JobSettings.PART_SIZE + ")");
+          + " part ids; raise the part size (" + JobSettings.PART_SIZE + ")"
+          + (slots > 1 ? " or lower " + JobSettings.ATTEMPT_SLOTS + " (" + slots + ")" : ""));
     }
     splits.add(new SourceSplit(splits.size(), file.toString(), start, files, bytes, nextPartId,
         (int) (nextPartId + parts)));
@@ -87,6 +92,11 @@ final class SourceListing implements Closeable {
     files = 0;
     bytes = 0;
     entryBytes = 0;
+  }
+
+  /** The first part id no split may use: the end of the ids the listing set aside. */
+  int partIdLimit() {
+    return nextPartId;
   }
 
   /** Ends the listing (synced, closed) and returns its splits. */

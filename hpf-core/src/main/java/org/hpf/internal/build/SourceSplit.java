@@ -11,7 +11,8 @@ import org.apache.hadoop.mapreduce.InputSplit;
  * A map task's share of the sources: {@code files} consecutive records of the listing from byte
  * {@code start}, and the part ids its merge may use, {@code firstPartId} up to (not including)
  * {@code partLimit}. The ranges of the splits of one job never overlap, so tasks, and any two
- * attempts of different tasks, never write the same part.
+ * attempts of different tasks, never write the same part. Where attempts write their parts in
+ * place, the range is cut into slots, one per attempt ({@link #partIds}).
  */
 public final class SourceSplit extends InputSplit implements Writable {
   private int index;
@@ -58,6 +59,15 @@ public final class SourceSplit extends InputSplit implements Writable {
 
   int partLimit() {
     return partLimit;
+  }
+
+  /** The part ids {@code first} to {@code limit} (exclusive) of one attempt. */
+  record PartIds(int first, int limit) {}
+
+  /** Slot {@code slot}'s ids, of a range cut into {@code slots} equal slots. */
+  PartIds partIds(int slot, int slots) {
+    int span = (partLimit - firstPartId) / slots;
+    return new PartIds(firstPartId + slot * span, firstPartId + (slot + 1) * span);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package org.hpf.internal.build;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
@@ -17,7 +18,11 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.hpf.CorruptArchiveException;
 import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
@@ -32,20 +37,26 @@ import org.hpf.internal.write.WriterOptions;
  *   <li>committing a task renames that directory, in one step that never replaces, to
  *       {@code <staging>/tasks/<application attempt>/task-<task>}: the task's commit point. The
  *       first attempt to get there wins; any other attempt of the task (a zombie that commits
- *       after the winner, a speculative twin) fails its commit and leaves the archive alone;
+ *       after the winner, a speculative twin) fails its commit and leaves the archive alone. On
+ *       an object store, which has no rename, attempts write their parts in place and a task's
+ *       commit creates that name as a file naming the attempt, where none exists;
  *   <li>committing the job checks the committed tasks against the driver's listing (one per
  *       split), moves their parts into the archive directory (never replacing a file) and
  *       publishes every member as one new generation ({@link StagedChange#commit}), after
  *       checking that each journal holds its split's files and bytes and points only into the
  *       parts its seal names, byte-identical: the job's result is all of the sources or, if
- *       anything does not add up, none.
+ *       anything does not add up, none. The generation's part id floor is above every id the
+ *       listing set aside, so parts of attempts that did not win are garbage to the collector.
  * </ul>
  */
 public final class StagedCommitter extends OutputCommitter {
 
+  /** The staging directory's directory of the attempts' work directories. */
+  static final String ATTEMPTS = "attempts";
+
   /** Where an attempt writes. */
   static Path workPath(Configuration conf, TaskAttemptID attempt) {
-    return new Path(new Path(JobSettings.staging(conf), "attempts"), attempt.toString());
+    return new Path(new Path(JobSettings.staging(conf), ATTEMPTS), attempt.toString());
   }
 
   /**
@@ -87,7 +98,11 @@ public final class StagedCommitter extends OutputCommitter {
     Path committed = new Path(tasks(conf), String.format("task-%06d",
         attempt.getTaskID().getId()));
     try {
-      renameNoReplace(fs, work, committed);
+      if (JobSettings.partsInPlace(conf)) {
+        nameWinner(HdfsIntegration.storage(fs, tasks(conf)), committed.getName(), attempt);
+      } else {
+        renameNoReplace(fs, work, committed);
+      }
     } catch (FileAlreadyExistsException e) {
       throw new IOException("task " + attempt.getTaskID() + " was committed by another attempt;"
           + " the work of " + attempt + " is dropped", e);
@@ -111,6 +126,34 @@ public final class StagedCommitter extends OutputCommitter {
     }
     fs.mkdirs(to.getParent());
     FileContext.getFileContext(fs.getUri(), fs.getConf()).rename(from, to, Options.Rename.NONE);
+  }
+
+  /**
+   * Commits a task on a store without rename: a file naming the attempt, created where none
+   * exists (the store's conditional create), so the first attempt to get there wins.
+   */
+  private static void nameWinner(ArchiveStorage tasks, String task, TaskAttemptID attempt)
+      throws IOException {
+    try (ArchiveOutput out = tasks.create(task, 0)) {
+      out.stream().write(attempt.toString().getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** The attempt a task file of a store without rename names (see {@link #nameWinner}). */
+  static String winner(ArchiveStorage storage, String taskFile) throws IOException {
+    try (ArchiveInput in = storage.open(taskFile)) {
+      if (in.length() > 256) {
+        throw new CorruptArchiveException(storage.location(taskFile), 0,
+            "too long to name a task attempt");
+      }
+      String attempt = new String(in.readFully(0, (int) in.length()), StandardCharsets.UTF_8);
+      try {
+        return TaskAttemptID.forName(attempt).toString();
+      } catch (IllegalArgumentException e) {
+        throw new CorruptArchiveException(storage.location(taskFile), 0,
+            "names no task attempt: " + attempt);
+      }
+    }
   }
 
   @Override

@@ -59,19 +59,6 @@ public final class HdfsIntegration {
     return new HadoopStorage(fs, root, replication, profile);
   }
 
-  /**
-   * As {@link #storageToChange}, for work that hands merges over by renames (the MapReduce
-   * build): refused where the store has no atomic rename.
-   */
-  public static ArchiveStorage storageToChangeByRenames(Configuration conf, Path archive,
-      short replication, long partSize, WriteSettings options) throws IOException {
-    FileSystem fs = archive.getFileSystem(conf);
-    Path root = fs.makeQualified(archive);
-    CommitSupport.requireRename(fs, root, conf, "building " + root + " with MapReduce");
-    return storageToChange(conf, archive, replication, partSize, options);
-  }
-
-
   /** The storage of a reader: opening a file on HDFS fetches all its block locations. */
   public static ArchiveStorage storage(FileSystem fs, Path root) {
     return storage(fs, root, (short) 0, 0, WriteSettings.defaults());

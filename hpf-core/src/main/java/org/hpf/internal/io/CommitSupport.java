@@ -9,9 +9,8 @@ import org.hpf.UnsupportedStoreException;
 /**
  * Refuses to change an archive on a store where hpf cannot commit safely: every writer asks here
  * before it writes or deletes anything, so a refused change leaves the store exactly as it was.
- * A store that renames atomically ({@link StorageProfile#RENAME}) takes every change; one with a
- * conditional create ({@link StorageProfile#CONDITIONAL_CREATE}) every change of one client, but
- * not the MapReduce build, whose tasks hand their work over by renames.
+ * A store that renames atomically ({@link StorageProfile#RENAME}) or creates conditionally ({@link
+ * StorageProfile#CONDITIONAL_CREATE}) takes every change; a store with neither, none.
  */
 public final class CommitSupport {
   private static final String INSTEAD =
@@ -41,22 +40,5 @@ public final class CommitSupport {
           + StorageProfile.CONDITIONAL_CREATE_CAPABILITY + "); hpf cannot commit safely there";
     }
     throw new UnsupportedStoreException(refused + " is refused: " + reason + ": " + INSTEAD);
-  }
-
-  /**
-   * As {@link #require}, for work that needs an atomic rename (the MapReduce build).
-   *
-   * @throws UnsupportedStoreException on a store that has none
-   */
-  public static void requireRename(FileSystem fs, Path archive, Configuration conf,
-      String refused) throws IOException {
-    if (require(fs, archive, conf, refused) == StorageProfile.RENAME) {
-      return;
-    }
-    throw new UnsupportedStoreException(refused + " is refused: the store at "
-        + fs.makeQualified(archive) + " offers no atomic rename, and the MapReduce build hands "
-        + "its tasks' work over by renames: build the archive with one client (hpf create, "
-        + "without --mapreduce), which commits by conditional create there, or build the "
-        + "archive on HDFS or a local disk and copy it to the store");
   }
 }

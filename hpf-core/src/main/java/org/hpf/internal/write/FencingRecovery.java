@@ -33,6 +33,13 @@ final class FencingRecovery {
 
   static Recovery.Report run(ArchiveStorage storage, WriterOptions options) throws IOException {
     int uploads = storage.abortPendingUploads();
+    int leftovers = 0;
+    if (storage.list("").contains(ArchiveLayout.STAGING)) {
+      // A job's driver holds the lock while its work is staged: this work's driver died. The
+      // parts its tasks wrote in place are collected below.
+      storage.deleteDirectory(ArchiveLayout.STAGING);
+      leftovers++;
+    }
     for (int attempt = 1; ; attempt++) {
       long newest = Recovery.committedGeneration(storage);
       if (newest == 0) {
@@ -71,8 +78,8 @@ final class FencingRecovery {
         dropped = beyond + " files of a change that never committed; generation " + generation
             + " is generation " + newest + " again, so that their writer can never commit them";
       }
-      int deleted = GarbageCollector.collect(storage, options.settings().retainGenerations(),
-          Set.of());
+      int deleted = leftovers + GarbageCollector.collect(storage,
+          options.settings().retainGenerations(), Set.of());
       Recovery.Report report = new Recovery.Report(0, false, generation, 0, 0, false, 0,
           deleted, dropped, List.of());
       if (report.didAnything()) {

@@ -104,6 +104,8 @@ final class GenerationCommit implements AutoCloseable {
   private boolean closed;
   private DirectoryFile lastDirectory;
   private final AccessClasses accesses;
+  /** See {@link #reservePartIdsBelow}. */
+  private int reservedPartIds;
 
   /**
    * @param base the committed generation to build on, or null for a create
@@ -368,7 +370,8 @@ final class GenerationCommit implements AutoCloseable {
         parts.forEach((partId, stats) -> partList.add(
             new PartInfo(partId, stats.length, stats.liveEntries, stats.liveBytes)));
       }
-      int floor = Math.max(base == null ? 0 : base.partIdFloor(), Manifest.idsAbove(partList));
+      int floor = Math.max(Math.max(base == null ? 0 : base.partIdFloor(),
+          Manifest.idsAbove(partList)), reservedPartIds);
       Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
           hashAlgorithm, fileCount, originalBytes, storedBytes, capacity, blockSize,
           partSize, layers, segments, partList, accesses.all(), floor, Manifest.newCommitId());
@@ -533,6 +536,15 @@ final class GenerationCommit implements AutoCloseable {
     }
     return new HashCollisionException("names '" + colliding.get(0) + "' and '"
         + colliding.get(1) + "' have the same 128-bit hash " + hex);
+  }
+
+  /**
+   * Raises the generation's part id floor to {@code limit}: ids below it were handed out to
+   * writers (a job's tasks) whose parts this generation does not take, and may never be
+   * committed later.
+   */
+  void reservePartIdsBelow(int limit) {
+    reservedPartIds = Math.max(reservedPartIds, limit);
   }
 
   /** Removes the scratch files (done by a commit that published; a no-op after it). */

@@ -45,10 +45,15 @@ final class OwnFiles extends ForwardingStorage {
 
   /** Deletes every file created through this storage, then the directories if left empty. */
   void deleteAll() throws IOException {
+    deleteOwn();
+    deleteEmptyDirectories(Manifest.DIR);
+  }
+
+  /** Deletes every file created through this storage. */
+  void deleteOwn() throws IOException {
     for (String name : Set.copyOf(own)) {
       deleteCreated(name);
     }
-    deleteEmptyDirectories(Manifest.DIR);
   }
 
   /** An output whose file is this writer's once its first close succeeded. */

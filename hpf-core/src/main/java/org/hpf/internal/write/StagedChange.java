@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,7 @@ import org.hpf.internal.hdfs.HdfsReport;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.HadoopStorage;
+import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
 import org.slf4j.Logger;
@@ -65,7 +67,7 @@ public final class StagedChange implements AutoCloseable {
   private final ArchiveStorage storage;
   private final WriterOptions options;
   private final WriterLock lock;
-  private final StagedPlan plan;
+  private StagedPlan plan;
   private Manifest committed;
   private HdfsReport hdfs;
   private boolean closed;
@@ -168,7 +170,7 @@ public final class StagedChange implements AutoCloseable {
 
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
-    return HdfsIntegration.storageToChangeByRenames(conf, archive,
+    return HdfsIntegration.storageToChange(conf, archive,
         (short) options.layout().replication(), options.layout().partSize(), options.settings());
   }
 
@@ -178,6 +180,14 @@ public final class StagedChange implements AutoCloseable {
 
   public StagedPlan plan() {
     return plan;
+  }
+
+  /**
+   * True on a store without rename (an object store): the shares write their parts where the
+   * archive's parts are, under ids of their own, rather than in their work directories.
+   */
+  public boolean partsInPlace() throws IOException {
+    return storage.profile() == StorageProfile.CONDITIONAL_CREATE;
   }
 
   /** Where the shares stage their work: a directory of this change's own. */
@@ -242,6 +252,15 @@ public final class StagedChange implements AutoCloseable {
     return accesses.idOf(source.access() != null ? source.access() : defaultAccess);
   }
 
+  /**
+   * Ends the listing: the plan from now on introduces the access classes it met first and has
+   * part ids set aside up to {@code partIdLimit}. Returns that plan, for the shares.
+   */
+  public StagedPlan listed(int partIdLimit) {
+    plan = plan.withListing(introducedAccesses(), partIdLimit);
+    return plan;
+  }
+
   /** The access classes the listing introduced, in id order after the base's. */
   public List<MemberAccess> introducedAccesses() {
     if (accesses == null) {
@@ -263,8 +282,10 @@ public final class StagedChange implements AutoCloseable {
       List<StagedShare> shares, WriterOptions options) throws IOException {
     ArchiveStorage unfenced = storageFor(conf, archive, options);
     checkCurrent(unfenced, plan);
-    // Confirmed again before the manifest's rename: the driver may lose the lock meanwhile.
-    ArchiveStorage storage = WriterLock.fence(unfenced, plan.token());
+    // Confirmed again before the manifest's rename: the driver may lose the lock meanwhile. On
+    // an object store the manifest's conditional create is the fence.
+    ArchiveStorage storage = unfenced.profile() == StorageProfile.CONDITIONAL_CREATE
+        ? new OwnFiles(unfenced) : WriterLock.fence(unfenced, plan.token());
     JournalHeader header = plan.header();
     Manifest base = header.baseGeneration() == 0 ? null
         : Manifest.read(storage, header.baseGeneration());
@@ -272,6 +293,7 @@ public final class StagedChange implements AutoCloseable {
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
         header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(),
         options)) {
+      commit.reservePartIdsBelow(plan.partIdLimit());
       int next = base == null ? 1 : base.accesses().size() + 1;
       for (MemberAccess access : plan.accesses()) {
         commit.accesses().define(next++, access, "the job's plan");
@@ -459,13 +481,42 @@ public final class StagedChange implements AutoCloseable {
     }
     try {
       removeStaging();
-      if (!plan.creates()) {
+      if (partsInPlace()) {
+        if (!plan.creates()) {
+          // Parts that attempts which died wrote in place: fenced off, then collected.
+          FencingRecovery.run(storage, options);
+        }
+      } else if (!plan.creates()) {
         GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
       } else if (Recovery.committedGeneration(storage) == 0) {
         storage.deleteRoot(); // under the lock, which confirms that it was not taken over
       }
     } finally {
       lock.release();
+    }
+    if (partsInPlace() && plan.creates()) {
+      // Only what is empty: the lock there does not exclude another writer.
+      storage.deleteEmptyDirectories(Manifest.DIR);
+    }
+  }
+
+  /**
+   * On a store without rename, before {@link #close} of a change that committed nothing:
+   * deletes the parts with {@code ids} that its shares wrote in place (those their seals name;
+   * a share that failed deleted its own). Ids outside the range the change set aside are
+   * refused: they are not its shares'.
+   */
+  public void deleteUncommittedParts(Collection<Integer> ids) throws IOException {
+    if (committed != null || !partsInPlace()) {
+      throw new IllegalStateException("only the parts of an uncommitted change on a store "
+          + "without rename are deleted by id");
+    }
+    for (int id : ids) {
+      if (id < plan.firstPartId() || id >= plan.partIdLimit()) {
+        throw new IllegalArgumentException("part " + id + " is not one of this change's ids ("
+            + plan.firstPartId() + " to " + (plan.partIdLimit() - 1) + ")");
+      }
+      storage.delete(ArchiveLayout.part(id));
     }
   }
 }

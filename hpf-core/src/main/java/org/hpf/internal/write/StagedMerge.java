@@ -9,29 +9,33 @@ import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
 
 /**
- * One share of a staged change (a map task's): merges members into part files of a work
- * directory, with ids in a range of its own, and journals them in the directory's
- * {@value #JOURNAL} file. Nothing here belongs to the archive until the change's driver commits
- * the work (see {@link StagedChange#commit}); a work directory that is never committed is simply
- * deleted. {@link #add} may be called from several threads at once.
+ * One share of a staged change (a map task's): merges members into part files, with ids in a
+ * range of its own, and journals them in the {@value #JOURNAL} file of its work directory.
+ * Nothing here belongs to the archive until the change's driver commits the work (see {@link
+ * StagedChange#commit}). Where the store renames, the parts are in the work directory too, and a
+ * work directory that is never committed is simply deleted; on an object store, which does not,
+ * they are written where the archive's parts are, under names no other share uses, and a share
+ * that fails deletes those it wrote. {@link #add} may be called from several threads at once.
  */
 public final class StagedMerge implements AutoCloseable {
   /** The journal of a work directory: the records of its members, for the commit. */
   public static final String JOURNAL = "journal";
 
-  private final ArchiveStorage work;
   private final JournalWriter journal;
   private final MergeLanes lanes;
+  /** The parts' storage where they are written in place, knowing which are this share's. */
+  private final OwnFiles inPlace;
   private boolean finished;
 
   /**
-   * @param work the directory to write into (empty)
+   * @param work the directory to write the journal into (empty)
+   * @param parts where to write parts: {@code work}, or the archive directory
    * @param firstPartId the first part id this share may use
    * @param partLimit the first part id it may not use
    */
-  public StagedMerge(ArchiveStorage work, StagedPlan plan, WriterOptions options,
-      int firstPartId, int partLimit) throws IOException {
-    this.work = work;
+  public StagedMerge(ArchiveStorage work, ArchiveStorage parts, StagedPlan plan,
+      WriterOptions options, int firstPartId, int partLimit) throws IOException {
+    this.inPlace = parts == work ? null : new OwnFiles(parts);
     ArchiveOutput out = work.create(JOURNAL, 0);
     try {
       this.journal = new JournalWriter(out, plan.archiveId(), plan.header());
@@ -39,7 +43,7 @@ public final class StagedMerge implements AutoCloseable {
       out.close();
       throw e;
     }
-    this.lanes = new MergeLanes(work, plan.archiveId(), options,
+    this.lanes = new MergeLanes(inPlace == null ? work : inPlace, plan.archiveId(), options,
         plan.header().blockSize(), plan.header().partSize(), journal, firstPartId, partLimit);
   }
 
@@ -62,12 +66,22 @@ public final class StagedMerge implements AutoCloseable {
     return parts;
   }
 
-  /** Closes what is still open (a share that failed); its files are left for the caller. */
+  /**
+   * Closes what is still open (a share that failed). Its work directory is left for the caller;
+   * parts written in place, which no directory holds, are deleted.
+   */
   @Override
   public void close() throws IOException {
-    if (!finished) {
+    if (finished) {
+      return;
+    }
+    try {
       lanes.closeQuietly();
       journal.close();
+    } finally {
+      if (inPlace != null) {
+        inPlace.deleteOwn();
+      }
     }
   }
 }

@@ -33,6 +33,7 @@ import org.hpf.fs.LocalJobs;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.StagedChange;
@@ -334,8 +335,8 @@ class ArchiveJobLocalTest {
         options());
     Path work = new Path(dead.stagingDirectory(), "attempts/a0");
     fs.mkdirs(work);
-    try (StagedMerge merge = new StagedMerge(
-        HdfsIntegration.storage(fs, work), dead.plan(), options(),
+    ArchiveStorage workStorage = HdfsIntegration.storage(fs, work);
+    try (StagedMerge merge = new StagedMerge(workStorage, workStorage, dead.plan(), options(),
         dead.plan().firstPartId(), dead.plan().firstPartId() + 10)) {
       dead.survey(List.of(second), source -> merge.add(source, dead.accessId(source)));
       merge.finish();

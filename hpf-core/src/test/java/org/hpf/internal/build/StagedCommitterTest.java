@@ -86,7 +86,7 @@ class StagedCommitterTest {
     StagedChange.Survey survey;
     try (SourceListing listing = new SourceListing(job, new Path(change.stagingDirectory(),
         "sources"), SPLIT_FILES, Long.MAX_VALUE, 4, change.plan().header().partSize(),
-        change.plan().firstPartId())) {
+        change.plan().firstPartId(), 1)) {
       survey = change.survey(List.of(sourceRoot), source -> {
         sources.add(source);
         listing.add(source, change.accessId(source));
@@ -135,12 +135,13 @@ class StagedCommitterTest {
     }
     SourceSplit split = splits.get(task);
     ArchiveStorage storage = HdfsIntegration.storage(fs, work);
-    try (StagedMerge merge = new StagedMerge(storage, StagedPlan.load(job), options(threads),
+    try (StagedMerge merge = new StagedMerge(storage, storage, StagedPlan.load(job),
+        options(threads),
         split.firstPartId(), split.partLimit())) {
       for (Source source : sources) {
         merge.add(source, 0);
       }
-      ShareSeal.write(storage, attempt, task, merge.finish());
+      ShareSeal.write(storage, storage, attempt, task, merge.finish());
     }
   }
 

@@ -1,0 +1,218 @@
+package org.hpf.internal.build;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.read.ArchiveVerifier;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.StagedPlan;
+import org.hpf.internal.write.StoreCommits;
+import org.hpf.internal.write.WriterOptions;
+import org.hpf.fs.LocalJobs;
+import org.hpf.mapreduce.ArchiveJobException;
+import org.hpf.testing.BucketKeys;
+import org.hpf.testing.S3Server;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The MapReduce build writing an archive on s3a://, against a real S3-protocol server (the local
+ * job runner, sources on the local disk). There nothing is renamed: tasks write their parts in
+ * place under ids of the slot they claimed, a task commits by creating a file that names its
+ * attempt, and the job by the manifest's conditional create. A slot an attempt that died left
+ * claimed is passed over and its part collected after the commit; a job that fails leaves the
+ * archive as it was, with none of its parts.
+ */
+@Tag("s3")
+class ObjectStoreJobTest {
+  @TempDir static java.nio.file.Path tmp;
+  private static S3Server server;
+  private static FileSystem local;
+  private static S3AFileSystem s3;
+
+  @BeforeAll
+  static void startServer() throws IOException {
+    server = S3Server.shared();
+    local = FileSystem.getLocal(new Configuration()).getRaw();
+    s3 = (S3AFileSystem) server.bucketRoot().getFileSystem(server.configuration());
+  }
+
+  private static Configuration jobConf() {
+    Configuration conf = LocalJobs.configure(new Configuration(server.configuration()));
+    conf.setLong(JobSettings.SPLIT_FILES, 40); // several map tasks
+    conf.setInt(JobSettings.MAP_THREADS, 2);
+    return conf;
+  }
+
+  private static WriterOptions options() {
+    return WriterOptions.builder().settings(s -> s.threads(2))
+        .layout(l -> l.withPartSize(64 << 10)).build();
+  }
+
+  private static Path archive(TestInfo test) {
+    return new Path(server.bucketRoot(), "jobs/" + test.getTestMethod().orElseThrow().getName()
+        + ".hpf");
+  }
+
+  private static Path sources(String name) {
+    return new Path(tmp.resolve(name).toUri());
+  }
+
+  @Test
+  void createsAndAppendsWithoutARename(TestInfo test) throws IOException {
+    Configuration conf = jobConf();
+    Map<String, byte[]> files = new TreeMap<>(JobSources.write(local, sources("first"), "a",
+        100, 11));
+    Map<String, byte[]> more = JobSources.write(local, sources("second"), "b", 60, 12);
+    Path archive = archive(test);
+    long renames = counter("op_rename");
+
+    JobDriver.Result created = JobDriver.create(conf, List.of(sources("first")), archive,
+        options());
+    assertThat(created.maps()).isGreaterThan(1);
+    assertHoldsOnly(conf, archive, files, 1);
+    JobDriver.Result appended = JobDriver.append(conf, List.of(sources("second")), archive,
+        options());
+    assertThat(appended.manifest().generation()).isEqualTo(2);
+    files.putAll(more);
+    assertHoldsOnly(conf, archive, files, 2);
+    assertThat(counter("op_rename") - renames).as("renames").isZero();
+  }
+
+  /**
+   * An attempt that died after claiming slot 0 of the first split and publishing a part there:
+   * the job's attempt takes slot 1, and the commit raises the part id floor above every id the
+   * listing set aside, so the dead attempt's part is garbage, collected once the job commits.
+   */
+  @Test
+  void aSlotLeftByADeadAttemptIsPassedOverAndItsPartCollected(TestInfo test)
+      throws IOException {
+    Configuration conf = jobConf();
+    Map<String, byte[]> files = JobSources.write(local, sources("slots"), "s", 60, 13);
+    Path archive = archive(test);
+    String[] deadPart = new String[1];
+    JobDriver.Result result = JobDriver.run(conf, List.of(sources("slots")), archive, false,
+        options(), job -> deadAttempt(job.getConfiguration(), deadPart));
+
+    Manifest manifest = result.manifest();
+    int dead = ArchiveLayout.partId(deadPart[0]);
+    assertThat(manifest.part(dead)).as("the dead attempt's part").isNull();
+    assertThat(manifest.partIdFloor()).isGreaterThan(dead);
+    assertThat(manifest.parts()).as("parts of slot 1 of the first split")
+        .anyMatch(part -> part.id() > dead);
+    assertHoldsOnly(conf, archive, files, 1);
+  }
+
+  /** Claims slot 0 of split 0 for an attempt that never ran, and publishes a part in it. */
+  private static void deadAttempt(Configuration job, String[] part) {
+    try {
+      Path staging = JobSettings.staging(job);
+      ArchiveStorage storage = HdfsIntegration.storage(s3, staging);
+      try (var out = storage.create(AttemptSlots.name(0, 0), 0)) {
+        out.stream().write("attempt_1_0001_m_000000_0".getBytes(StandardCharsets.UTF_8));
+      }
+      List<SourceSplit> splits = SourceListing.readSplits(s3, new Path(staging, "splits"));
+      SourceSplit first = splits.stream().filter(s -> s.index() == 0).findFirst().orElseThrow();
+      int slots = JobSettings.attemptSlots(job);
+      assertThat(slots).isGreaterThan(1);
+      part[0] = ArchiveLayout.part(first.partIds(0, slots).first());
+      try (FSDataOutputStream out = s3.create(new Path(JobSettings.archive(job), part[0]))) {
+        out.write(new byte[100]);
+      }
+      assertThat(StagedPlan.load(job).partIdLimit())
+          .isGreaterThanOrEqualTo(first.partIds(slots - 1, slots).limit());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A source that changes while the job reads it fails its task and so the job: an append leaves
+   * the archive at its generation, holding what it held, and a create leaves nothing; neither
+   * leaves a part, a staged file or a pending upload behind.
+   */
+  @Test
+  void aFailedJobLeavesTheArchiveAsItWas(TestInfo test) throws IOException {
+    Configuration conf = jobConf();
+    Map<String, byte[]> files = JobSources.write(local, sources("kept"), "k", 50, 14);
+    Path archive = archive(test);
+    JobDriver.create(conf, List.of(sources("kept")), archive, options());
+    SortedSet<String> before = BucketKeys.files(s3, archive);
+
+    Path changing = sources("changing");
+    JobSources.write(local, changing, "c", 120, 15);
+    Path victim = new Path(changing, "c/d1/s1/f-1.bin");
+    ArchiveJobException failed = assertThrows(ArchiveJobException.class,
+        () -> JobDriver.run(conf, List.of(changing), archive, true, options(),
+            job -> overwrite(victim)));
+    assertThat(failed).hasMessageContaining("changed while it was read");
+    assertHoldsOnly(conf, archive, files, 1);
+    assertThat(BucketKeys.files(s3, archive)).isEqualTo(before);
+
+    Path fresh = new Path(server.bucketRoot(), "jobs/failed-create.hpf");
+    Path another = new Path(changing, "c/d2/s2/f-2.bin");
+    assertThrows(ArchiveJobException.class,
+        () -> JobDriver.run(conf, List.of(changing), fresh, false, options(),
+            job -> overwrite(another)));
+    assertThat(s3.exists(fresh)).as("a failed create leaves no object").isFalse();
+    assertThat(s3.listMultipartUploads(s3.pathToKey(fresh) + "/")).isEmpty();
+  }
+
+  private static void overwrite(Path file) {
+    try (FSDataOutputStream out = local.create(file, true)) {
+      out.write(new byte[5]); // after listing, before the tasks read it
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The archive is at {@code generation}, holds exactly {@code files} and verifies; its keys are
+   * the kept generations' files and nothing else (no staging, lock or stray part).
+   */
+  private static void assertHoldsOnly(Configuration conf, Path archive,
+      Map<String, byte[]> files, long generation) throws IOException {
+    JobSources.assertHolds(conf, archive, files);
+    ArchiveStorage storage = HdfsIntegration.storage(s3, archive);
+    try (HpfReader reader = HpfReader.open(s3, archive, ReaderOptions.defaults())) {
+      assertThat(reader.manifest().generation()).isEqualTo(generation);
+    }
+    ArchiveVerifier.Report report = ArchiveVerifier.verify(storage, ReaderOptions.defaults(),
+        bytes -> {});
+    assertThat(report.ok()).as(report.problems().toString()).isTrue();
+    SortedSet<String> named = new TreeSet<>();
+    for (long kept = Math.max(1, generation - 1); kept <= generation; kept++) {
+      named.add(Manifest.fileName(kept));
+      named.addAll(StoreCommits.filesOf(storage, kept));
+    }
+    assertThat(BucketKeys.files(s3, archive)).isEqualTo(named);
+    assertThat(s3.listMultipartUploads(s3.pathToKey(archive) + "/")).isEmpty();
+  }
+
+  private static long counter(String name) {
+    return IOStatisticsSupport.snapshotIOStatistics(
+        IOStatisticsSupport.retrieveIOStatistics(s3)).counters().getOrDefault(name, 0L);
+  }
+}
