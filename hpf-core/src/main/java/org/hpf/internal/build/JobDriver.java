@@ -130,32 +130,22 @@ public final class JobDriver {
       List<String> warnings, long start) throws IOException {
     FileSystem archiveFs = target.getFileSystem(conf);
     ProgressListener progress = options.settings().progress();
-    StagedPlan staged = change.plan();
-    long baseFiles = staged.creates() ? 0 : fileCount(conf, target); // the lock holds it still
+    long baseFiles = change.plan().creates() ? 0 : fileCount(conf, target); // the lock holds it
     Path staging = change.stagingDirectory();
     progress.phase("listing");
     Configuration jobConf = new Configuration(conf);
-    List<SourceSplit> splits;
-    StagedChange.Survey survey;
-    StagedPlan plan;
-    try (SourceListing listing = new SourceListing(jobConf, new Path(staging, "sources"),
-        conf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
-        conf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
-        conf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
-        staged.header().partSize(), staged.firstPartId(),
-        change.partsInPlace() ? JobSettings.attemptSlots(conf) : 1)) {
-      survey = change.survey(roots, source -> listing.add(source, change.accessId(source)));
-      splits = listing.finish();
-      // The tasks' ids of classes the listing met first mean what the plan says.
-      plan = change.listed(listing.partIdLimit());
-    }
-    SourceListing.writeSplits(archiveFs, new Path(staging, "splits"), splits);
+    Listing listing = list(jobConf, change, roots);
+    List<SourceSplit> splits = listing.splits();
+    StagedChange.Survey survey = listing.survey();
+    StagedPlan plan = listing.plan();
     long listed = System.nanoTime();
     progress.started(survey.files(), survey.bytes());
     progress.phase("merging");
 
     Job job = Job.getInstance(jobConf, (append ? "hpf append " : "hpf create ") + target);
-    configure(job, plan, target, staging, options, survey, change.partsInPlace());
+    configure(job);
+    configureTasks(job.getConfiguration(), listing, target, staging, options,
+        change.partsInPlace());
     collectTokens(job, roots, target);
     customize.accept(job);
     IOException failed = null;
@@ -282,8 +272,38 @@ public final class JobDriver {
     return false;
   }
 
-  private static void configure(Job job, StagedPlan plan, Path archive, Path staging,
-      WriterOptions options, StagedChange.Survey survey, boolean partsInPlace) {
+  /** What the driver's listing gave the job: its splits, the sources' survey, the plan. */
+  record Listing(List<SourceSplit> splits, StagedChange.Survey survey, StagedPlan plan) {}
+
+  /**
+   * Walks the sources into the change's listing (a file in its staging directory), cut into
+   * splits that it writes beside it; the change's plan then holds the listing's access classes
+   * and part ids.
+   */
+  static Listing list(Configuration jobConf, StagedChange change, List<Path> roots)
+      throws IOException {
+    Path staging = change.stagingDirectory();
+    StagedPlan staged = change.plan();
+    List<SourceSplit> splits;
+    StagedChange.Survey survey;
+    StagedPlan plan;
+    try (SourceListing listing = new SourceListing(jobConf, new Path(staging, "sources"),
+        jobConf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
+        jobConf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
+        jobConf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
+        staged.header().partSize(), staged.firstPartId(),
+        change.partsInPlace() ? JobSettings.attemptSlots(jobConf) : 1)) {
+      survey = change.survey(roots, source -> listing.add(source, change.accessId(source)));
+      splits = listing.finish();
+      // The tasks' ids of classes the listing met first mean what the plan says.
+      plan = change.listed(listing.partIdLimit());
+    }
+    SourceListing.writeSplits(staging.getFileSystem(jobConf), new Path(staging, "splits"),
+        splits);
+    return new Listing(splits, survey, plan);
+  }
+
+  private static void configure(Job job) {
     if (job.getConfiguration().get("mapreduce.job.jar") == null) {
       job.setJarByClass(JobDriver.class); // the shaded jar under hadoop jar
     }
@@ -293,12 +313,16 @@ public final class JobDriver {
     job.setOutputFormatClass(StagedOutputFormat.class);
     job.setOutputKeyClass(NullWritable.class);
     job.setOutputValueClass(NullWritable.class);
-    Configuration conf = job.getConfiguration();
-    plan.store(conf);
+  }
+
+  /** Sets what the job's tasks and committer read in their configuration. */
+  static void configureTasks(Configuration conf, Listing listing, Path archive, Path staging,
+      WriterOptions options, boolean partsInPlace) {
+    listing.plan().store(conf);
     conf.set(JobSettings.ARCHIVE, archive.toString());
     conf.set(JobSettings.STAGING, staging.toString());
-    conf.setLong(JobSettings.SURVEY_FILES, survey.files());
-    conf.setLong(JobSettings.SURVEY_BYTES, survey.bytes());
+    conf.setLong(JobSettings.SURVEY_FILES, listing.survey().files());
+    conf.setLong(JobSettings.SURVEY_BYTES, listing.survey().bytes());
     conf.setBoolean(JobSettings.PARTS_IN_PLACE, partsInPlace);
     conf.set(JobSettings.COMPRESSION, options.settings().compression().name().toLowerCase(
         java.util.Locale.ROOT));

@@ -7,15 +7,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.hpf.internal.hdfs.HdfsIntegration;
-import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.write.Source;
 import org.hpf.internal.write.StagedMerge;
-import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
 
 /**
@@ -45,20 +40,8 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
   private void merge(Context context) throws IOException, InterruptedException {
     Configuration conf = context.getConfiguration();
     SourceSplit split = (SourceSplit) context.getInputSplit();
-    StagedPlan plan = StagedPlan.load(conf);
-    WriterOptions options = JobSettings.writerOptions(conf);
-    Path work = StagedCommitter.workPath(conf, context.getTaskAttemptID());
-    FileSystem fs = work.getFileSystem(conf);
-    fs.mkdirs(work);
-    ArchiveStorage storage = storage(fs, work, plan, options);
-    ArchiveStorage parts = storage;
-    SourceSplit.PartIds ids = split.partIds(0, 1);
-    if (JobSettings.partsInPlace(conf)) {
-      int slots = JobSettings.attemptSlots(conf);
-      ids = split.partIds(AttemptSlots.claim(HdfsIntegration.storage(fs,
-          JobSettings.staging(conf)), split.index(), context.getTaskAttemptID(), slots), slots);
-      parts = storage(fs, JobSettings.archive(conf), plan, options);
-    }
+    AttemptOutput output = AttemptOutput.open(conf, context.getTaskAttemptID(), split);
+    WriterOptions options = output.options();
     int threads = options.settings().threads();
     ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, "hpf-merge");
@@ -67,8 +50,7 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
     });
     Semaphore slots = new Semaphore(threads * 2);
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    try (StagedMerge merge = new StagedMerge(storage, parts, plan, options, ids.first(),
-        ids.limit())) {
+    try (StagedMerge merge = output.merge()) {
       long listed = 0;
       while (failure.get() == null && context.nextKeyValue()) {
         Source source = context.getCurrentKey().toSource(conf);
@@ -92,17 +74,10 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
       }
       slots.acquire(threads * 2);
       rethrow(failure.get());
-      ShareSeal.write(storage, parts, context.getTaskAttemptID(), split.index(),
-          merge.finish());
+      output.seal(merge.finish());
     } finally {
       pool.shutdownNow();
     }
-  }
-
-  private static ArchiveStorage storage(FileSystem fs, Path root, StagedPlan plan,
-      WriterOptions options) {
-    return HdfsIntegration.storage(fs, root, (short) options.layout().replication(),
-        plan.header().partSize(), options.settings());
   }
 
   /**

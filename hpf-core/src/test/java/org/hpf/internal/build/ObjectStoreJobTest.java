@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -17,6 +18,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsIntegration;
@@ -24,6 +31,8 @@ import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.ArchiveVerifier;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.StagedChange;
+import org.hpf.internal.write.StagedMerge;
 import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.StoreCommits;
 import org.hpf.internal.write.WriterOptions;
@@ -42,8 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
  * job runner, sources on the local disk). There nothing is renamed: tasks write their parts in
  * place under ids of the slot they claimed, a task commits by creating a file that names its
  * attempt, and the job by the manifest's conditional create. A slot an attempt that died left
- * claimed is passed over and its part collected after the commit; a job that fails leaves the
- * archive as it was, with none of its parts.
+ * claimed is passed over and its part collected after the commit; of two attempts of a task only
+ * the first to commit counts; a job that fails leaves the archive as it was, with none of its
+ * parts.
  */
 @Tag("s3")
 class ObjectStoreJobTest {
@@ -145,6 +155,65 @@ class ObjectStoreJobTest {
           .isGreaterThanOrEqualTo(first.partIds(slots - 1, slots).limit());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Two attempts of one task (a speculative twin, or a zombie the framework gave up on) both
+   * finish: they claimed different slots, so neither wrote over the other's parts; the first to
+   * commit the task wins, the other's commit fails, and the job publishes exactly the winner's
+   * parts, while the loser's are collected once the job has committed.
+   */
+  @Test
+  void ofTwoAttemptsOfATaskOnlyTheFirstToCommitCounts(TestInfo test) throws Exception {
+    Configuration conf = jobConf();
+    conf.setLong(JobSettings.SPLIT_FILES, 1000); // one split
+    Map<String, byte[]> files = JobSources.write(local, sources("twins"), "t", 30, 16);
+    Path archive = archive(test);
+    StagedChange change = StagedChange.create(conf, archive, options());
+    try {
+      Configuration job = new Configuration(conf);
+      JobDriver.Listing listing = JobDriver.list(job, change, List.of(sources("twins")));
+      JobDriver.configureTasks(job, listing, s3.makeQualified(archive),
+          change.stagingDirectory(), options(), change.partsInPlace());
+      SourceSplit split = listing.splits().get(0);
+      TaskAttemptID zombie = new TaskAttemptID("twins", 1, TaskType.MAP, 0, 0);
+      TaskAttemptID winner = new TaskAttemptID("twins", 1, TaskType.MAP, 0, 1);
+      Set<Integer> zombieParts = runAttempt(job, zombie, split).parts().keySet();
+      Set<Integer> winnerParts = runAttempt(job, winner, split).parts().keySet();
+      assertThat(zombieParts).isNotEmpty().doesNotContainAnyElementsOf(winnerParts);
+
+      StagedCommitter committer = new StagedCommitter();
+      JobContextImpl context = new JobContextImpl(job, zombie.getJobID());
+      committer.setupJob(context);
+      committer.commitTask(new TaskAttemptContextImpl(job, winner));
+      IOException lost = assertThrows(IOException.class,
+          () -> committer.commitTask(new TaskAttemptContextImpl(job, zombie)));
+      assertThat(lost).hasMessageContaining("was committed by another attempt");
+      committer.commitJob(context);
+      Manifest manifest = change.finish();
+      assertThat(manifest.parts()).extracting(Manifest.PartInfo::id)
+          .containsExactlyInAnyOrderElementsOf(winnerParts);
+    } finally {
+      change.close();
+    }
+    assertHoldsOnly(conf, archive, files, 1);
+  }
+
+  /** Runs {@code attempt} of {@code split} as a map task does, and returns its seal. */
+  private static ShareSeal runAttempt(Configuration job, TaskAttemptID attempt,
+      SourceSplit split) throws Exception {
+    AttemptOutput output = AttemptOutput.open(job, attempt, split);
+    TaskAttemptContextImpl context = new TaskAttemptContextImpl(job, attempt);
+    try (StagedMerge merge = output.merge();
+        RecordReader<ListedSource, NullWritable> sources =
+            new SourceInputFormat().createRecordReader(split, context)) {
+      sources.initialize(split, context);
+      while (sources.nextKeyValue()) {
+        ListedSource source = sources.getCurrentKey();
+        merge.add(source.toSource(job), source.access());
+      }
+      return output.seal(merge.finish());
     }
   }
 
