@@ -73,7 +73,7 @@ final class GarbageCollector {
         continue;
       }
       if (name.startsWith(ArchiveLayout.JOURNAL_PREFIX)
-          && journalGeneration(name) > newest) {
+          && ArchiveLayout.generationOf(name) > newest) {
         continue; // an uncommitted journal is recovery's to handle, never garbage
       }
       if (fenced && !noLongerPublishable(name, newest, partIdFloor)) {
@@ -131,13 +131,5 @@ final class GarbageCollector {
     return name.startsWith("part-") || name.startsWith("index-")
         || name.startsWith("directory-") || name.startsWith("names-")
         || name.startsWith(ArchiveLayout.JOURNAL_PREFIX);
-  }
-
-  static long journalGeneration(String name) {
-    try {
-      return Long.parseLong(name.substring(ArchiveLayout.JOURNAL_PREFIX.length()));
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 }

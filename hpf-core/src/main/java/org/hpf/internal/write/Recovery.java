@@ -120,7 +120,7 @@ public final class Recovery {
       if (!name.startsWith(ArchiveLayout.JOURNAL_PREFIX)) {
         continue;
       }
-      long generation = GarbageCollector.journalGeneration(name);
+      long generation = ArchiveLayout.generationOf(name);
       if (generation >= 0 && generation <= committed) {
         storage.delete(name);
         stale++;
