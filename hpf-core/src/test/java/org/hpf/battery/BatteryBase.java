@@ -11,18 +11,19 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.testing.MemoryTempDirs;
 import org.hpf.testing.MiniDfs;
+import org.hpf.testing.S3Server;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the batteries share: where a test's archives go (a {@link Place}: the local file system
- * or the shared MiniDFSCluster), a local folder for sources, and a random source seeded per test
- * by {@link Seeds} ({@code -Dhpf.test.seed=N} replays a failing run).
+ * What the batteries share: where a test's archives go (a {@link Place}: the local file system,
+ * the shared MiniDFSCluster or the shared S3 server), a local folder for sources, and a random
+ * source seeded per test by {@link Seeds} ({@code -Dhpf.test.seed=N} replays a failing run).
  */
 abstract class BatteryBase {
-  /** A local folder for sources (on both places: sources may be on any file system). */
+  /** A local folder for sources (on every place: sources may be on any file system). */
   @TempDir(factory = MemoryTempDirs.class) protected java.nio.file.Path tmp;
 
   private final Place place;
@@ -44,8 +45,11 @@ abstract class BatteryBase {
     /** A fresh directory for one test's archives. */
     Path newArchiveRoot(java.nio.file.Path tmp, String testName) throws IOException;
 
-    /** True on the MiniDFSCluster: tests use fewer and smaller files there (writes are slow). */
-    boolean onHdfs();
+    /**
+     * True on the MiniDFSCluster and the S3 server: tests use fewer and smaller files there
+     * (writes are slow).
+     */
+    boolean slowWrites();
   }
 
   /** Archives under the test's temporary folder. */
@@ -65,7 +69,7 @@ abstract class BatteryBase {
       }
 
       @Override
-      public boolean onHdfs() {
+      public boolean slowWrites() {
         return false;
       }
     };
@@ -88,7 +92,39 @@ abstract class BatteryBase {
       }
 
       @Override
-      public boolean onHdfs() {
+      public boolean slowWrites() {
+        return true;
+      }
+    };
+  }
+
+  /**
+   * Archives on the shared S3-protocol server (s3a://, committed by conditional create), under
+   * {@code <dir>/<test>-<random>} of a bucket read with the S3A input stream {@code
+   * inputStream} ({@code fs.s3a.input.stream.type}: "classic", "analytics"), that bucket's only.
+   */
+  static Place s3(String dir, String inputStream) {
+    return new Place() {
+      private Configuration conf;
+
+      @Override
+      public synchronized Configuration conf() throws IOException {
+        if (conf == null) {
+          conf = S3Server.shared().configuration();
+          conf.set("fs.s3a.input.stream.type", inputStream);
+        }
+        return conf;
+      }
+
+      @Override
+      public Path newArchiveRoot(java.nio.file.Path tmp, String testName) throws IOException {
+        // No directory to make: a key's prefix is its directory.
+        return new Path(S3Server.shared().bucket("hpf-" + inputStream + "-stream"),
+            dir + "/" + uniqueName(testName));
+      }
+
+      @Override
+      public boolean slowWrites() {
         return true;
       }
     };
@@ -116,13 +152,12 @@ abstract class BatteryBase {
     return place.conf();
   }
 
-  protected boolean onHdfs() {
-    return place.onHdfs();
-  }
-
-  /** {@code local} on the local file system, {@code hdfs} on the MiniDFSCluster. */
-  protected int pick(int local, int hdfs) {
-    return onHdfs() ? hdfs : local;
+  /**
+   * {@code local} on the local file system, {@code slow} where writes are slow (the
+   * MiniDFSCluster, the S3 server).
+   */
+  protected int pick(int local, int slow) {
+    return place.slowWrites() ? slow : local;
   }
 
   protected Random random() {

@@ -99,8 +99,12 @@ final class TestTree {
     }
   }
 
-  /** Writes the tree below {@code root} of any Hadoop file system and sets every mtime. */
-  void writeTo(FileSystem fileSystem, Path root) throws IOException {
+  /**
+   * Writes the tree below {@code root} of any Hadoop file system and sets every mtime where the
+   * file system keeps one it is given (an object store keeps the time of the upload instead).
+   * Returns the tree as written: with the mtimes the file system lists.
+   */
+  TestTree writeTo(FileSystem fileSystem, Path root) throws IOException {
     // The raw local file system, as hpf reads sources: no .crc side files among the sources.
     FileSystem fs = fileSystem instanceof LocalFileSystem local ? local.getRaw() : fileSystem;
     fs.mkdirs(root);
@@ -114,6 +118,15 @@ final class TestTree {
       }
       fs.setTimes(file, m.mtimeMillis(), -1);
     }
+    TestTree written = new TestTree();
+    String prefix = fs.makeQualified(root).toString() + "/";
+    var listed = fs.listFiles(root, true);
+    while (listed.hasNext()) {
+      org.apache.hadoop.fs.LocatedFileStatus status = listed.next();
+      Member m = members.get(status.getPath().toString().substring(prefix.length()));
+      written.addOrFail(m.name(), m.bytes(), status.getModificationTime());
+    }
+    return written;
   }
 
   // ---- content and names -------------------------------------------------------------------

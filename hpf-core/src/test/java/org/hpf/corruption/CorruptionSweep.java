@@ -1,5 +1,8 @@
 package org.hpf.corruption;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -87,10 +90,16 @@ import org.hpf.internal.write.WriterOptions;
  *       and open may return them; entries no member uses and the part's footer are read by
  *       nobody.
  * </ul>
- * Every other read must succeed exactly.
+ * Every other read must succeed exactly. Where the reader opens parts and index files at the
+ * lengths the archive records ({@link Truncations#SEEN_BY_READS_PAST_THE_END}: an object store),
+ * a truncated one fails exactly the reads that pass the cut, as if the bytes after it were
+ * damaged, and the reads before it succeed.
  */
 final class CorruptionSweep {
-  /** How the sweep reads and replaces an archive file (local: java.nio; HDFS: delete+create). */
+  /**
+   * How the sweep reads and replaces an archive file (local: java.nio; HDFS and object stores:
+   * delete+create).
+   */
   interface FileAccess {
     byte[] read(String name) throws IOException;
 
@@ -123,10 +132,27 @@ final class CorruptionSweep {
   record Model(Map<String, byte[]> bytes, Map<String, Long> mtimes, Set<String> deleted,
       Set<String> replaced) {}
 
-  /** One damage: a truncation to {@code cut} bytes, or a flip in byte {@code offset}. */
-  private record Damage(String file, boolean truncation, int cut, int offset) {
+  /** When a reader meets a part or index file that was cut short. */
+  enum Truncations {
+    /** As it opens the file: it asks the store for the file's length (local, HDFS). */
+    SEEN_AT_OPEN,
+    /**
+     * Only by a read past the file's end: files are opened at the lengths the archive records,
+     * without asking the store (an object store, where asking costs a request). Reads of bytes
+     * before the cut return them.
+     */
+    SEEN_BY_READS_PAST_THE_END
+  }
+
+  /**
+   * One damage: a truncation to {@code cut} bytes, or a flip in byte {@code offset}; {@code
+   * seenAtOpen}: a truncation fails every read of the file, not only those past the cut.
+   */
+  private record Damage(String file, boolean truncation, int cut, int offset,
+      boolean seenAtOpen) {
+    /** Whether a read of the bytes [from, to) meets the damage. */
     boolean covers(int from, int to) {
-      return truncation || (offset >= from && offset < to);
+      return truncation ? seenAtOpen || to > cut : offset >= from && offset < to;
     }
   }
 
@@ -151,6 +177,7 @@ final class CorruptionSweep {
   private final FileSystem fs;
   private final Path archive;
   private final FileAccess access;
+  private final Truncations truncations;
   private NameHasher hasher;
   private final Map<String, Member> members = new LinkedHashMap<>();
   private final List<Absent> absent = new ArrayList<>();
@@ -169,10 +196,11 @@ final class CorruptionSweep {
   private int detected;
   private int harmless;
 
-  CorruptionSweep(FileSystem fs, Path archive, FileAccess access) {
+  CorruptionSweep(FileSystem fs, Path archive, FileAccess access, Truncations truncations) {
     this.fs = fs;
     this.archive = archive;
     this.access = access;
+    this.truncations = truncations;
   }
 
   // ---------------------------------------------------------------- building the archive
@@ -533,6 +561,31 @@ final class CorruptionSweep {
   // ---------------------------------------------------------------- the sweep
 
   /**
+   * The reduced sweep of a small archive {@link #build} made (on HDFS, on an object store):
+   * learns it, checks that it has what the sweep damages (several parts and index files, three
+   * index layers, a tombstone per deleted name, several names segments), then cuts every file
+   * at four points and flips {@code flips} bits of each. Fails with the wrong reads.
+   */
+  void sweepReduced(Model model, int flips, long seed) throws IOException {
+    long start = System.nanoTime();
+    learn(model);
+    checkUndamaged();
+    List<String> files = files();
+    System.out.println(describeArchive());
+    assertTrue(partCount() >= 2, "parts: " + partCount());
+    assertTrue(bucketCount() >= 2, "index files: " + bucketCount());
+    assertEquals(3, layerCount(), "index layers");
+    assertEquals(model.deleted().size(), tombstones(), "tombstones");
+    assertTrue(namesSegmentCount() >= 2, "names segments: " + namesSegmentCount());
+    assertTrue(failures.isEmpty(), String.join("\n", failures));
+
+    sweep(files, flips, false, seed);
+    System.out.println(summary() + " in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+    assertTrue(failures.isEmpty(), "seed " + seed + ": " + summary() + "\n"
+        + String.join("\n", failures));
+  }
+
+  /**
    * Damages every file: truncations at the given points and {@code flips} single-bit flips, the
    * first ones aimed at the regions each kind of file has (header, footer, part id, function
    * section, fingerprints, tombstone records, entry headers), the rest at random offsets;
@@ -553,7 +606,7 @@ final class CorruptionSweep {
       }
       for (int cut : cuts) {
         if (cut >= 0 && cut < length) {
-          damage(original, new Damage(file, true, cut, -1),
+          damage(original, truncation(file, cut),
               "truncated to " + cut + " of " + length + " bytes");
         }
       }
@@ -569,7 +622,7 @@ final class CorruptionSweep {
         int bit = random.nextInt(8);
         byte[] flipped = original.clone();
         flipped[offset] ^= (byte) (1 << bit);
-        damage(original, flipped, new Damage(file, false, -1, offset),
+        damage(original, flipped, flip(file, offset),
             "bit " + bit + " of byte " + offset + " of " + length + " flipped");
       }
     }
@@ -630,7 +683,7 @@ final class CorruptionSweep {
       for (int bit = 0; bit < 8 * original.length; bit++) {
         byte[] flipped = original.clone();
         flipped[bit / 8] ^= (byte) (1 << (bit % 8));
-        damage(original, flipped, new Damage(file, false, -1, bit / 8),
+        damage(original, flipped, flip(file, bit / 8),
             "bit " + bit % 8 + " of byte " + bit / 8 + " flipped");
       }
     }
@@ -691,10 +744,18 @@ final class CorruptionSweep {
     }
   }
 
+  private Damage truncation(String file, int cut) {
+    return new Damage(file, true, cut, -1, truncations == Truncations.SEEN_AT_OPEN);
+  }
+
+  private static Damage flip(String file, int offset) {
+    return new Damage(file, false, -1, offset, false);
+  }
+
   private void flipBit(String file, byte[] original, int bit) throws IOException {
     byte[] flipped = original.clone();
     flipped[bit / 8] ^= (byte) (1 << (bit % 8));
-    damage(original, flipped, new Damage(file, false, -1, bit / 8),
+    damage(original, flipped, flip(file, bit / 8),
         "bit " + bit % 8 + " of byte " + bit / 8 + " flipped");
   }
 
@@ -768,7 +829,7 @@ final class CorruptionSweep {
   }
 
   private static boolean entryFails(Damage d, Member m, boolean headerOnly) {
-    if (d == null || d.truncation() || !d.file().equals(ArchiveLayout.part(m.status().part()))) {
+    if (d == null || !d.file().equals(ArchiveLayout.part(m.status().part()))) {
       return false;
     }
     int start = (int) m.status().partOffset();

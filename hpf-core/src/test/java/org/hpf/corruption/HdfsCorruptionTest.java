@@ -1,9 +1,6 @@
 package org.hpf.corruption;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Path;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.hpf.testing.MiniDfs;
@@ -28,31 +25,14 @@ class HdfsCorruptionTest {
     MiniDfs dfs = MiniDfs.shared();
     Configuration conf = dfs.configuration();
     FileSystem fs = dfs.fileSystem();
-    long start = System.nanoTime();
     org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path("/corruption/a.hpf");
     fs.delete(archive, true);
     // Sources on the local file system, archive on HDFS. 81 base records, then 12 (8 new, 4
     // replaced) and 2 deletions: three layers.
     CorruptionSweep.Model model = CorruptionSweep.build(conf, tmp, archive, 80, 8, 4, 2, 32,
         128 * 1024, 20240602L);
-    CorruptionSweep sweep =
-        new CorruptionSweep(fs, archive, CorruptionSweep.hadoop(fs, archive));
-    sweep.learn(model);
-    sweep.checkUndamaged();
-    List<String> files = sweep.files();
-    System.out.println(sweep.describeArchive());
-    assertTrue(sweep.partCount() >= 2, "parts: " + sweep.partCount());
-    assertTrue(sweep.bucketCount() >= 2, "index files: " + sweep.bucketCount());
-    assertTrue(sweep.layerCount() == 3, "index layers: " + sweep.layerCount());
-    assertTrue(sweep.tombstones() == 2, "tombstones: " + sweep.tombstones());
-    assertTrue(sweep.namesSegmentCount() >= 2, "names segments: " + sweep.namesSegmentCount());
-    assertTrue(sweep.failures().isEmpty(), String.join("\n", sweep.failures()));
-
-    sweep.sweep(files, 4, false, seed);
-    System.out.println(sweep.summary() + " in " + (System.nanoTime() - start) / 1_000_000
-        + " ms");
-    assertTrue(sweep.failures().isEmpty(), "seed " + seed + ": " + sweep.summary() + "\n"
-        + String.join("\n", sweep.failures()));
+    new CorruptionSweep(fs, archive, CorruptionSweep.hadoop(fs, archive),
+        CorruptionSweep.Truncations.SEEN_AT_OPEN).sweepReduced(model, 4, seed);
     fs.delete(archive, true);
   }
 }

@@ -45,7 +45,8 @@ class LocalCorruptionTest {
         96 * 1024, 20240601L);
     FileSystem fs = archive.getFileSystem(conf);
     CorruptionSweep sweep =
-        new CorruptionSweep(fs, archive, CorruptionSweep.local(tmp.resolve("a.hpf")));
+        new CorruptionSweep(fs, archive, CorruptionSweep.local(tmp.resolve("a.hpf")),
+            CorruptionSweep.Truncations.SEEN_AT_OPEN);
     sweep.learn(model);
     sweep.checkUndamaged();
     List<String> files = sweep.files();

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
 
 /**
  * A real S3-protocol server (Adobe S3Mock) for tests of s3a://: plain HTTP on 127.0.0.1 at an
@@ -45,6 +46,8 @@ public final class S3Server implements Closeable {
   private final long startMillis;
   /** See {@link #fileSystem()}. */
   private FileSystem fileSystem;
+  /** Buckets {@link #bucket} created. */
+  private final java.util.Set<String> buckets = new java.util.HashSet<>();
 
   private S3Server(Process watchdog, Path directory, int port, long startMillis) {
     this.watchdog = watchdog;
@@ -185,6 +188,19 @@ public final class S3Server implements Closeable {
     conf.setInt("fs.s3a.attempts.maximum", 1);
     conf.setInt("fs.s3a.retry.limit", 1);
     return conf;
+  }
+
+  /**
+   * The root of bucket {@code name}, created on first use. Hadoop caches one client per bucket,
+   * made with the settings of whoever asked first: a test class whose client needs settings of
+   * its own (another input stream, say) gets them deterministically in a bucket of its own.
+   */
+  public synchronized org.apache.hadoop.fs.Path bucket(String name) throws IOException {
+    if (buckets.add(name)) {
+      ((S3AFileSystem) fileSystem()).getS3AInternals().getAmazonS3Client("a test bucket")
+          .createBucket(request -> request.bucket(name));
+    }
+    return new org.apache.hadoop.fs.Path("s3a://" + name + "/");
   }
 
   /** A client of this server's bucket, its own (not Hadoop's cached one); closed with it. */

@@ -36,6 +36,16 @@ public interface ArchiveInput extends Closeable {
     }
   }
 
+  /**
+   * Whether {@link #length} is the length the archive records, taken without asking the store
+   * (an object store, where asking costs a request): a file cut short before it was opened then
+   * shows only in a read past its end. False where the store gave the length when the file was
+   * opened.
+   */
+  default boolean lengthAsRecorded() {
+    return false;
+  }
+
   /** The file this one reads through, for storages that know their own kind of file. */
   default ArchiveInput unwrap() {
     return this;

@@ -73,6 +73,15 @@ public interface ArchiveStorage extends Closeable {
     delete(name);
   }
 
+  /**
+   * Whether this storage knows {@code name} as a file whose create succeeded through it (a
+   * writer's own file on an object store, where names alone do not tell); false where it keeps
+   * no such account.
+   */
+  default boolean createdHere(String name) {
+    return false;
+  }
+
   /** Creates the archive directory (and {@code dir} inside it when not empty). */
   void mkdirs(String dir) throws IOException;
 

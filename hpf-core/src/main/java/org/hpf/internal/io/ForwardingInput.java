@@ -27,6 +27,11 @@ public abstract class ForwardingInput implements ArchiveInput {
   }
 
   @Override
+  public boolean lengthAsRecorded() {
+    return delegate.lengthAsRecorded();
+  }
+
+  @Override
   public ArchiveInput unwrap() {
     return delegate.unwrap();
   }

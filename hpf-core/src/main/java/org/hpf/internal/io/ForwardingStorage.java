@@ -151,4 +151,9 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   public void deleteCreated(String name) throws IOException {
     delegate.deleteCreated(name);
   }
+
+  @Override
+  public boolean createdHere(String name) {
+    return delegate.createdHere(name);
+  }
 }

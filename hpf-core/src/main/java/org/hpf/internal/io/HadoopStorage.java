@@ -226,8 +226,9 @@ public final class HadoopStorage implements ArchiveStorage {
   private ArchiveInput openOnObjectStore(String name, long knownLength) throws IOException {
     Path path = path(name);
     FileStatus status = lastListed.get(name);
+    boolean asRecorded = status == null && knownLength >= 0;
     if (status == null) {
-      status = knownLength >= 0
+      status = asRecorded
           ? new FileStatus(knownLength, false, 1, defaultBlockSize(), 0, path)
           : fs.getFileStatus(path);
     }
@@ -238,7 +239,7 @@ public final class HadoopStorage implements ArchiveStorage {
         .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY,
             Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
         .build());
-    return new HadoopInput(name, opener.open(), status.getLen(), opener);
+    return new HadoopInput(name, opener.open(), status.getLen(), opener, asRecorded);
   }
 
   @Override
@@ -581,6 +582,8 @@ public final class HadoopStorage implements ArchiveStorage {
     private final long length;
     /** Null: the stream is not opened again (a closed stream fails the reads that follow). */
     private final Reopener reopener;
+    /** See {@link #lengthAsRecorded}. */
+    private final boolean lengthAsRecorded;
     private volatile boolean closed;
 
     public HadoopInput(String name, FSDataInputStream in, long length) {
@@ -588,10 +591,19 @@ public final class HadoopStorage implements ArchiveStorage {
     }
 
     public HadoopInput(String name, FSDataInputStream in, long length, Reopener reopener) {
+      this(name, in, length, reopener, false);
+    }
+
+    /**
+     * @param lengthAsRecorded {@code length} is the one the archive records, not the store's
+     */
+    public HadoopInput(String name, FSDataInputStream in, long length, Reopener reopener,
+        boolean lengthAsRecorded) {
       this.name = name;
       this.in = in;
       this.length = length;
       this.reopener = reopener;
+      this.lengthAsRecorded = lengthAsRecorded;
     }
 
     @Override
@@ -602,6 +614,11 @@ public final class HadoopStorage implements ArchiveStorage {
     @Override
     public long length() {
       return length;
+    }
+
+    @Override
+    public boolean lengthAsRecorded() {
+      return lengthAsRecorded;
     }
 
     @Override

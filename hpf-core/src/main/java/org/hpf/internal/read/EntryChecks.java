@@ -12,16 +12,20 @@ public final class EntryChecks {
   private EntryChecks() {}
 
   /**
-   * The part ended inside an entry the part's length (checked when it was opened) covered: it
-   * was cut while open. One line that names the member and where its entry starts.
+   * The part ended inside an entry its length covered. Where the store gave that length when
+   * the part was opened, the part was cut while open; where it is the length the archive
+   * records (an object store), the part was shorter than that all along. One line that names
+   * the member and where its entry starts.
    *
    * @param member how to name the member: its name and archive, or its path
    */
   public static CorruptArchiveException truncated(String member, ArchiveInput part,
       long entryOffset, EOFException e) {
     return new CorruptArchiveException(member, "its entry at offset " + entryOffset + " of "
-        + part.name() + " runs past the end of the part: the part was truncated after this"
-        + " reader opened it", e);
+        + part.name() + " runs past the end of the part: the part " + (part.lengthAsRecorded()
+            ? "is shorter than the " + part.length() + " bytes the archive records: it is"
+                + " truncated"
+            : "was truncated after this reader opened it"), e);
   }
 
   /*

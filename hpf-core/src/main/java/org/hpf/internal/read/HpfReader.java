@@ -615,7 +615,8 @@ public final class HpfReader implements AutoCloseable {
 
   private ArchiveInput openGenerationFile(String name, long length) throws IOException {
     try {
-      return storage.open(name, length);
+      return new GenerationFile(storage.open(name, length),
+          (file, e) -> missing(storage, manifest, file, e));
     } catch (FileNotFoundException e) {
       throw missing(storage, manifest, name, e);
     }

@@ -911,13 +911,14 @@ public final class ArchiveWriter implements AutoCloseable {
   }
 
   private void release() throws IOException {
+    boolean failedCreate = creating != null && manifest == null && !committedAny;
     try {
       if (reader != null) {
         reader.close();
       }
     } finally {
       try {
-        if (creating != null && manifest == null && !committedAny) {
+        if (failedCreate) {
           // Nothing was committed and nobody else can have used this directory: remove it,
           // before the release, so that the lock confirms it was not taken over meanwhile. On
           // an object store only this writer's files: there the lock does not exclude.
@@ -934,7 +935,24 @@ public final class ArchiveWriter implements AutoCloseable {
         }
       } finally {
         lock.release();
+        if (failedCreate && storage instanceof OwnFiles) {
+          removeEmptyDirectory();
+        }
       }
+    }
+  }
+
+  /**
+   * Deleting an object store's last object under a directory makes its client mark the
+   * directory as still there (S3A writes a marker object): the lock was the archive's last
+   * object. A directory that holds anything (another writer's files) stays.
+   */
+  private void removeEmptyDirectory() {
+    try {
+      storage.deleteEmptyDirectories(Manifest.DIR);
+    } catch (IOException e) {
+      LOG.warn("could not remove the failed archive's empty directory {}: {}",
+          storage.location(), e.toString());
     }
   }
 

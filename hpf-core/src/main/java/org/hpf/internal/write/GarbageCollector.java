@@ -23,8 +23,9 @@ import org.hpf.internal.io.StorageProfile;
  * a writer paused past a broken lock may still be writing. So only files that no writer can
  * publish any more are deleted: those of generations up to the newest committed one (a writer
  * building one of them would have to create a manifest that exists), and parts below the newest
- * generation's part id floor (no writer building on it or later creates those). Manifests go
- * oldest first, never the newest, which {@link ConditionalPublish} relies on.
+ * generation's part id floor (no writer building on it or later creates those), and files this
+ * writer itself created (a failed change's). Manifests go oldest first, never the newest, which
+ * {@link ConditionalPublish} relies on.
  */
 final class GarbageCollector {
   private GarbageCollector() {}
@@ -77,6 +78,12 @@ final class GarbageCollector {
         continue; // an uncommitted journal is recovery's to handle, never garbage
       }
       if (fenced && !noLongerPublishable(name, newest, partIdFloor)) {
+        // Unless this writer created it (a change that failed): no other writer's generation
+        // can name a file whose create succeeded here.
+        if (storage.createdHere(name)) {
+          storage.deleteCreated(name);
+          deleted++;
+        }
         continue;
       }
       storage.delete(name);

@@ -37,6 +37,11 @@ final class OwnFiles extends ForwardingStorage {
   }
 
   @Override
+  public boolean createdHere(String name) {
+    return own.contains(name);
+  }
+
+  @Override
   public void deleteCreated(String name) throws IOException {
     if (own.remove(name)) {
       super.delete(name);
