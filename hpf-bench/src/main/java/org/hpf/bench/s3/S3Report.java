@@ -44,12 +44,16 @@ public final class S3Report {
   }
 
   private static void requests(StringBuilder md, S3Results r) {
-    md.append("## Requests\n\n| operation | way | requests | per file or get | x archive |"
-        + " of which |\n|---|---|---:|---:|---:|---|\n");
+    md.append(String.format(Locale.ROOT, "## Requests%n%n\"x archive\": the way's requests"
+        + " per file or get divided by the archive's. US$: what the requests of %,d files (or"
+        + " gets) cost at the prices below.%n%n| operation | way | requests | per file or get |"
+        + " x archive | US$ per %,d | of which |%n|---|---|---:|---:|---:|---:|---|%n",
+        COST_SCALE, COST_SCALE));
     for (Operation op : r.operations) {
-      md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %s |%n",
+      md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %,.2f | %s |%n",
           op.operation(), op.way(), op.requests().total(), number(op.perItem()),
-          timesArchive(r, op, op.perItem(), Operation::perItem), op.requests().describe()));
+          timesArchive(r, op, op.perItem(), Operation::perItem), dollarsPerScale(r, op),
+          op.requests().describe()));
     }
     md.append("\nHow each way was called:\n\n");
     for (Operation op : r.operations) {

@@ -37,12 +37,16 @@ public final class S3Run {
       if (config.warmUpFiles > 1) {
         warmUp(target, files.first(Math.min(files.count(), config.warmUpFiles)));
       }
+      // Written after each step: a run stopped half way keeps what it measured.
       results.operations.addAll(new Creations(target, files, log).measure());
       results.stored.putAll(Stored.of(target));
+      write(results, config.out);
       results.operations.addAll(new Listings(target, files, log).measure());
+      write(results, config.out);
       Gets gets = new Gets(target, files, files.sample(config.gets, config.seed), log);
       for (String stream : config.streams) {
         results.operations.addAll(gets.measure(stream));
+        write(results, config.out);
       }
     }
     results.environment.put("load average at end", loadAverage());
