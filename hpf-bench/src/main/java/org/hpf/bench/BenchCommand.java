@@ -26,7 +26,8 @@ import picocli.CommandLine;
     subcommands = {BenchCommand.Run.class, BenchCommand.HeadlineRun.class,
         BenchCommand.Render.class, BenchCommand.Jmh.class,
         BenchCommand.MapReduce.class, BenchCommand.Extract.class,
-        BenchCommand.Scale.class, ExperimentCommand.class, HelpCommand.class},
+        BenchCommand.Scale.class, BenchCommand.S3.class, ExperimentCommand.class,
+        HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {" 0:ok", " 1:error", " 2:bad usage"})
 public final class BenchCommand implements Callable<Integer> {
@@ -177,6 +178,36 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
       new ScaleRun(config, Run.out).run();
+      return OK;
+    }
+  }
+
+  /** {@code hpf-bench s3}: the requests of an archive on S3 against one object per file. */
+  @Command(name = "s3", mixinStandardHelpOptions = true,
+      description = "Stores small files on S3 as one hpf archive and as one object per file,"
+          + " then creates, lists and gets both ways, counting the requests each operation"
+          + " sends (S3A's statistics) and what they cost at S3's request prices. Runs on an"
+          + " S3-protocol server it starts on 127.0.0.1, or on a real bucket with --fs. Writes"
+          + " s3.json and s3.md to --out.")
+  static final class S3 implements Callable<Integer> {
+    @Mixin
+    org.hpf.bench.s3.S3Config config = new org.hpf.bench.s3.S3Config();
+
+    @Option(names = "--render", paramLabel = "S3_JSON",
+        description = "Run nothing: write s3.md again from this s3.json, to --out.")
+    java.io.File render;
+
+    @Override
+    public Integer call() throws Exception {
+      if (render != null) {
+        org.hpf.bench.s3.S3Run.write(org.hpf.bench.s3.S3Results.read(render), config.out);
+        return OK;
+      }
+      String problem = config.problem();
+      if (problem != null) {
+        throw new IllegalArgumentException(problem);
+      }
+      new org.hpf.bench.s3.S3Run(config, Run.out).run();
       return OK;
     }
   }

@@ -52,6 +52,14 @@ class BenchCommandTest {
   }
 
   @Test
+  void s3CountsRequestsOnS3aOnly(@TempDir Path dir) {
+    assertEquals(2, run("s3", "--fs", "hdfs://namenode:8020/tmp", "-o", dir.toString()));
+    assertTrue(err().contains("--fs must be an s3a:// URI"), err());
+    assertEquals(2, run("s3", "--files", "10", "--gets", "6", "-o", dir.toString()));
+    assertTrue(err().contains("--gets must be at most half of --files"), err());
+  }
+
+  @Test
   void unknownOptionIsBadUsage() {
     assertEquals(2, run("run", "--no-such-option"));
     assertEquals(2, run());

@@ -1,4 +1,4 @@
-package org.hpf.testing;
+package org.hpf.minicluster;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,15 +18,15 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
 
 /**
- * A real S3-protocol server (Adobe S3Mock) for tests of s3a://: plain HTTP on 127.0.0.1 at an
- * ephemeral port, its objects under a temporary directory, one bucket. Start one per test class
- * and close it after.
+ * A real S3-protocol server (Adobe S3Mock) for tests and benchmarks of s3a://: plain HTTP on
+ * 127.0.0.1 at an ephemeral port, its objects under a temporary directory, one bucket. Start one
+ * per test class (or benchmark run) and close it after.
  *
  * <p>It runs in a child JVM from its own executable jar (system property {@code
- * hpf.s3ServerJar}, copied there by the build): its Spring Boot, Jackson, SLF4J 2 and AWS SDK
- * would clash with Hadoop's on the test's classpath. A shell between the two JVMs keeps a pipe
- * from the test JVM open and stops the server when that pipe closes, so the server goes away
- * with the test JVM even when that JVM is killed.
+ * hpf.s3ServerJar}, set by the build for tests and by {@code bin/hpf-bench}): its Spring Boot,
+ * Jackson, SLF4J 2 and AWS SDK would clash with Hadoop's on the caller's class path. A shell
+ * between the two JVMs keeps a pipe from the caller's JVM open and stops the server when that
+ * pipe closes, so the server goes away with the caller even when its JVM is killed.
  */
 public final class S3Server implements Closeable {
   public static final String BUCKET = "hpf-test";
@@ -103,7 +103,8 @@ public final class S3Server implements Closeable {
     String jar = System.getProperty("hpf.s3ServerJar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException("No S3 server jar at hpf.s3ServerJar=" + jar
-          + ": the build copies it into target/s3-server/ (mvn generate-test-resources)");
+          + ": the build copies it into target/s3-server/ of hpf-core, hpf-cli and hpf-bench"
+          + " (mvn generate-test-resources)");
     }
     return jar;
   }
