@@ -11,7 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.testing.MemoryTempDirs;
 import org.hpf.testing.MiniDfs;
-import org.hpf.testing.S3Server;
+import org.hpf.minicluster.S3Server;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;

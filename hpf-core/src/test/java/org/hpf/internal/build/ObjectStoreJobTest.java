@@ -39,7 +39,7 @@ import org.hpf.internal.write.WriterOptions;
 import org.hpf.fs.LocalJobs;
 import org.hpf.mapreduce.ArchiveJobException;
 import org.hpf.testing.BucketKeys;
-import org.hpf.testing.S3Server;
+import org.hpf.minicluster.S3Server;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
