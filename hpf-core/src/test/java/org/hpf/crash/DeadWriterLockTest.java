@@ -60,6 +60,8 @@ class DeadWriterLockTest {
     Path journaled = tmp.resolve("journaled");
     Process writer = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        // A short-lived process: start fast.
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-cp", System.getProperty("java.class.path"), SlowAppender.class.getName(),
         archive.toString(), journaled.toString())
         .redirectErrorStream(true).redirectOutput(tmp.resolve("writer.txt").toFile()).start();

@@ -169,12 +169,16 @@ class TwoWritersRaceTest {
     }
   }
 
-  /** Starts {@code main} with {@code args} in a JVM of its own, its output in the control dir. */
+  /**
+   * Starts {@code main} with {@code args} in a JVM of its own, its output in the control dir.
+   * The contenders mostly load classes and wait on their store: the client compiler alone and
+   * the serial collector spend less CPU on them.
+   */
   private static Process start(Class<?> main, Path control, String name, String... args)
       throws Exception {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-cp", System.getProperty("java.class.path"), main.getName()));
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), main.getName()));
     command.addAll(List.of(args));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)

@@ -3,7 +3,10 @@ package org.hpf.internal.write.spill;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -18,10 +21,12 @@ import org.apache.hadoop.io.WritableComparator;
 
 /**
  * Sorts more entries than fit in memory, with a heap that does not grow with their number.
- * Entries (byte arrays) are appended to a scratch file as they come; {@link #sort()} then sorts
- * them with Hadoop's own {@link SequenceFile.Sorter}: runs sorted in a bounded buffer, written to
- * the scratch directory and merged. Scratch files live on the local file system, whose checksums
- * (Hadoop's {@code .crc} files) catch a scratch file damaged between write and read.
+ * Entries (byte arrays) are held in memory up to a fixed budget, which most changes never reach,
+ * and sorted there. Past the budget they spill: held and later entries are appended to a scratch
+ * file, and {@link #sort()} sorts them with Hadoop's own {@link SequenceFile.Sorter}: runs sorted
+ * in a bounded buffer, written to the scratch directory and merged. Scratch files live on the
+ * local file system, whose checksums (Hadoop's {@code .crc} files) catch a scratch file damaged
+ * between write and read.
  *
  * <p>{@link #add} is thread-safe. Close the sorter to delete its scratch files.
  */
@@ -36,40 +41,60 @@ public final class ExternalSorter implements Closeable {
   static final int SORT_MEMORY = 32 << 20;
   /** Runs merged at once. */
   static final int MERGE_FACTOR = 100;
+  /** Heap that entries may take before they spill: a few tens of thousands of members. */
+  static final long HELD_MEMORY = 4 << 20;
+  /** Heap an entry takes beyond its bytes: the array's header and the list's reference. */
+  static final int ENTRY_OVERHEAD = 24;
 
-  private final LocalFileSystem local;
-  private final Configuration conf;
-  private final Path dir;
-  private final Path input;
+  private final Scratch scratch;
+  private final String purpose;
   private final EntryOrder order;
-  private final BytesWritable key = new BytesWritable();
-  private SequenceFile.Writer writer;
+  private final long heldMemory;
+  /** Entries not spilled, in the order added; null once they spilled. */
+  private List<byte[]> held = new ArrayList<>();
+  private long heldBytes;
+  private Spill spill;
   private long count;
   private long bytes;
   private boolean sorted;
 
-  /** A sorter whose scratch files go to a new directory below {@code scratchRoot}. */
-  public ExternalSorter(Scratch scratch, String purpose, EntryOrder order) throws IOException {
-    this.local = scratch.fileSystem();
-    this.conf = scratch.conf();
-    this.dir = new Path(scratch.root(), purpose + "-" + UUID.randomUUID());
-    this.input = new Path(dir, "unsorted");
+  /** A sorter that spills, if it must, to a new directory below the scratch directory. */
+  public ExternalSorter(Scratch scratch, String purpose, EntryOrder order) {
+    this(scratch, purpose, order, HELD_MEMORY);
+  }
+
+  /** A sorter that spills once its entries take more than {@code heldMemory} of heap. */
+  ExternalSorter(Scratch scratch, String purpose, EntryOrder order, long heldMemory) {
+    this.scratch = scratch;
+    this.purpose = purpose;
     this.order = order;
-    local.mkdirs(dir);
-    this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.file(input),
-        SequenceFile.Writer.keyClass(BytesWritable.class),
-        SequenceFile.Writer.valueClass(NullWritable.class),
-        SequenceFile.Writer.compression(SequenceFile.CompressionType.NONE));
+    this.heldMemory = heldMemory;
   }
 
   public synchronized void add(byte[] entry, int offset, int length) throws IOException {
     if (sorted) {
       throw new IllegalStateException("entries were already sorted");
     }
-    key.set(entry, offset, length);
-    writer.append(key, NullWritable.get());
+    if (held != null) {
+      held.add(Arrays.copyOfRange(entry, offset, offset + length));
+      heldBytes += length + ENTRY_OVERHEAD;
+      if (heldBytes > heldMemory) {
+        spill = new Spill(scratch, purpose);
+        for (byte[] e : held) {
+          spill.append(e, 0, e.length);
+        }
+        held = null;
+      }
+    } else {
+      spill.append(entry, offset, length);
+    }
     count++;
     bytes += length;
+  }
+
+  /** Whether the entries went to scratch files. */
+  synchronized boolean spilled() {
+    return spill != null;
   }
 
   public void add(byte[] entry) throws IOException {
@@ -94,43 +119,92 @@ public final class ExternalSorter implements Closeable {
       throw new IllegalStateException("entries were already sorted");
     }
     sorted = true;
-    writer.close();
-    writer = null;
-    if (count == 0) {
-      return new Sorted(null);
+    if (spill == null) {
+      List<byte[]> entries = held;
+      held = null;
+      entries.sort((a, b) -> order.compare(a, 0, a.length, b, 0, b.length));
+      return new Sorted(null, entries.iterator());
     }
-    SequenceFile.Sorter sorter = new SequenceFile.Sorter(local, new Comparator(order),
-        BytesWritable.class, NullWritable.class, conf);
-    sorter.setMemory(SORT_MEMORY);
-    sorter.setFactor(MERGE_FACTOR);
-    return new Sorted(sorter.sortAndIterate(new Path[] {input}, new Path(dir, "runs"), true));
+    return new Sorted(spill.sort(order), null);
   }
 
   @Override
   public synchronized void close() throws IOException {
-    try {
-      if (writer != null) {
-        writer.close();
-        writer = null;
-      }
-    } finally {
-      local.delete(dir, true);
+    held = null;
+    if (spill != null) {
+      spill.close();
     }
   }
 
-  /** Sorted entries, each a fresh array; close to release the runs' files. */
+  /** The scratch files of a sorter whose entries outgrew the heap it may use. */
+  private static final class Spill implements Closeable {
+    private final LocalFileSystem local;
+    private final Configuration conf;
+    private final Path dir;
+    private final Path input;
+    private final BytesWritable key = new BytesWritable();
+    private SequenceFile.Writer writer;
+
+    Spill(Scratch scratch, String purpose) throws IOException {
+      this.local = scratch.fileSystem();
+      this.conf = scratch.conf();
+      this.dir = new Path(scratch.root(), purpose + "-" + UUID.randomUUID());
+      this.input = new Path(dir, "unsorted");
+      local.mkdirs(dir);
+      this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.file(input),
+          SequenceFile.Writer.keyClass(BytesWritable.class),
+          SequenceFile.Writer.valueClass(NullWritable.class),
+          SequenceFile.Writer.compression(SequenceFile.CompressionType.NONE));
+    }
+
+    void append(byte[] entry, int offset, int length) throws IOException {
+      key.set(entry, offset, length);
+      writer.append(key, NullWritable.get());
+    }
+
+    SequenceFile.Sorter.RawKeyValueIterator sort(EntryOrder order) throws IOException {
+      writer.close();
+      writer = null;
+      SequenceFile.Sorter sorter = new SequenceFile.Sorter(local, new Comparator(order),
+          BytesWritable.class, NullWritable.class, conf);
+      sorter.setMemory(SORT_MEMORY);
+      sorter.setFactor(MERGE_FACTOR);
+      return sorter.sortAndIterate(new Path[] {input}, new Path(dir, "runs"), true);
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        if (writer != null) {
+          writer.close();
+          writer = null;
+        }
+      } finally {
+        local.delete(dir, true);
+      }
+    }
+  }
+
+  /**
+   * Sorted entries, each a fresh array, from memory or from the runs' files; close to release
+   * the files.
+   */
   public static final class Sorted implements Iterator<byte[]>, Closeable {
     private final SequenceFile.Sorter.RawKeyValueIterator runs;
+    private final Iterator<byte[]> held;
     private byte[] next;
     private boolean done;
 
-    Sorted(SequenceFile.Sorter.RawKeyValueIterator runs) {
+    Sorted(SequenceFile.Sorter.RawKeyValueIterator runs, Iterator<byte[]> held) {
       this.runs = runs;
-      this.done = runs == null;
+      this.held = held;
     }
 
     @Override
     public boolean hasNext() {
+      if (held != null) {
+        return held.hasNext();
+      }
       if (next == null && !done) {
         try {
           if (runs.next()) {
@@ -151,6 +225,9 @@ public final class ExternalSorter implements Closeable {
 
     @Override
     public byte[] next() {
+      if (held != null) {
+        return held.next();
+      }
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
