@@ -297,9 +297,7 @@ abstract class ArchiveBattery extends BatteryBase {
     }
   }
 
-  // ---- 2. bucket splits --------------------------------------------------------------------
-
-  // ---- 3. hash collisions ------------------------------------------------------------------
+  // ---- 2. a failure while indexing ---------------------------------------------------------
 
   /**
    * A create that fails in the index phase returns only after all its writer threads stopped,
@@ -351,9 +349,7 @@ abstract class ArchiveBattery extends BatteryBase {
     return threads;
   }
 
-  // ---- 4. names that are not members -------------------------------------------------------
-
-  // ---- 5. writer errors --------------------------------------------------------------------
+  // ---- 3. writer errors --------------------------------------------------------------------
 
   /** Two roots that both hold x/y.txt: DuplicateNameException, nothing written. */
   @Test
@@ -482,7 +478,7 @@ abstract class ArchiveBattery extends BatteryBase {
     return files;
   }
 
-  // ---- 6. parts ----------------------------------------------------------------------------
+  // ---- 4. parts ----------------------------------------------------------------------------
 
   /**
    * With one thread and no compression, parts roll over exactly as the writer's rule says: an
@@ -589,7 +585,7 @@ abstract class ArchiveBattery extends BatteryBase {
     }
   }
 
-  // ---- 7. concurrency ----------------------------------------------------------------------
+  // ---- 5. concurrency ----------------------------------------------------------------------
 
   /** Eight threads doing random gets, opens, stats and misses on one fresh reader. */
   @Test
