@@ -504,12 +504,17 @@ public final class StagedChange implements AutoCloseable {
    * On a store without rename, before {@link #close} of a change that committed nothing:
    * deletes the parts with {@code ids} that its shares wrote in place (those their seals name;
    * a share that failed deleted its own). Ids outside the range the change set aside are
-   * refused: they are not its shares'.
+   * refused: they are not its shares'. Deletes nothing once any generation after the change's
+   * base is committed (the job's own, whose check by {@link #finish} failed, say): the collector,
+   * which keeps what the generations name, removes what is left then.
    */
   public void deleteUncommittedParts(Collection<Integer> ids) throws IOException {
     if (committed != null || !partsInPlace()) {
       throw new IllegalStateException("only the parts of an uncommitted change on a store "
           + "without rename are deleted by id");
+    }
+    if (Recovery.committedGeneration(storage) != plan.header().baseGeneration()) {
+      return;
     }
     for (int id : ids) {
       if (id < plan.firstPartId() || id >= plan.partIdLimit()) {
