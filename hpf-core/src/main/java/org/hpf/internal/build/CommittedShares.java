@@ -8,7 +8,6 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.hpf.HpfException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.io.ArchiveStorage;
@@ -41,7 +40,7 @@ final class CommittedShares {
       if (committed.isFile()) {
         // A store without rename: the task's file names the attempt whose work it is.
         dir = relative(storage, StagedCommitter.workPath(conf,
-            TaskAttemptID.forName(StagedCommitter.winner(storage, dir))));
+            StagedCommitter.winner(storage, dir)));
       }
       ShareSeal seal = ShareSeal.read(storage, dir);
       if (seal.split() < 0 || seal.split() >= splits.size()) {

@@ -128,7 +128,6 @@ public final class JobDriver {
   private static Result build(Configuration conf, StagedChange change, List<Path> roots,
       Path target, boolean append, WriterOptions options, Consumer<Job> customize,
       List<String> warnings, long start) throws IOException {
-    FileSystem archiveFs = target.getFileSystem(conf);
     ProgressListener progress = options.settings().progress();
     long baseFiles = change.plan().creates() ? 0 : fileCount(conf, target); // the lock holds it
     Path staging = change.stagingDirectory();

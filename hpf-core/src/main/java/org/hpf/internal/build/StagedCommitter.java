@@ -140,7 +140,7 @@ public final class StagedCommitter extends OutputCommitter {
   }
 
   /** The attempt a task file of a store without rename names (see {@link #nameWinner}). */
-  static String winner(ArchiveStorage storage, String taskFile) throws IOException {
+  static TaskAttemptID winner(ArchiveStorage storage, String taskFile) throws IOException {
     try (ArchiveInput in = storage.open(taskFile)) {
       if (in.length() > 256) {
         throw new CorruptArchiveException(storage.location(taskFile), 0,
@@ -148,7 +148,7 @@ public final class StagedCommitter extends OutputCommitter {
       }
       String attempt = new String(in.readFully(0, (int) in.length()), StandardCharsets.UTF_8);
       try {
-        return TaskAttemptID.forName(attempt).toString();
+        return TaskAttemptID.forName(attempt);
       } catch (IllegalArgumentException e) {
         throw new CorruptArchiveException(storage.location(taskFile), 0,
             "names no task attempt: " + attempt);
