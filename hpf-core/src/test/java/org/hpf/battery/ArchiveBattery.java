@@ -96,10 +96,6 @@ abstract class ArchiveBattery extends BatteryBase {
     return create(archive, List.of(source), options);
   }
 
-  protected HpfReader open(Path archive) throws IOException {
-    return HpfReader.open(conf(), archive);
-  }
-
   protected HpfReader open(Path archive, NameHasher hasher) throws IOException {
     return HpfReader.open(archive.getFileSystem(conf()), archive, new ReaderOptions(hasher));
   }

@@ -9,6 +9,8 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.ReaderOptions;
 import org.hpf.testing.MemoryTempDirs;
 import org.hpf.testing.MiniDfs;
 import org.hpf.minicluster.S3Server;
@@ -50,6 +52,11 @@ abstract class BatteryBase {
      * (writes are slow).
      */
     boolean slowWrites();
+
+    /** How the tests' readers read here. */
+    default ReaderOptions readerOptions() {
+      return ReaderOptions.defaults();
+    }
   }
 
   /** Archives under the test's temporary folder. */
@@ -127,6 +134,17 @@ abstract class BatteryBase {
       public boolean slowWrites() {
         return true;
       }
+
+      /**
+       * Each index read is a request, which the server takes milliseconds to answer: the
+       * exists, get, open and stat of one member look its record up once, as a reader on an
+       * object store is best set up ({@code hpf.read.record.cache.bytes}). The first lookup of
+       * each member by each reader still reads the index file.
+       */
+      @Override
+      public ReaderOptions readerOptions() {
+        return ReaderOptions.defaults().withRecordCacheBytes(4 << 20);
+      }
     };
   }
 
@@ -145,6 +163,11 @@ abstract class BatteryBase {
     String method = info.getTestMethod().map(m -> m.getName()).orElse("test");
     random = Seeds.random(seedLabel + method + " " + info.getDisplayName());
     archiveRoot = place.newArchiveRoot(tmp, method);
+  }
+
+  /** A fresh reader of {@code archive}, set up as {@link Place#readerOptions} says. */
+  protected HpfReader open(Path archive) throws IOException {
+    return HpfReader.open(archive.getFileSystem(conf()), archive, place.readerOptions());
   }
 
   /** The configuration that names the archive's file system. */

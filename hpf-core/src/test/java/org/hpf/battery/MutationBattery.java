@@ -129,10 +129,6 @@ abstract class MutationBattery extends BatteryBase {
     return new Path(dir.toUri());
   }
 
-  protected HpfReader open(Path archive) throws IOException {
-    return HpfReader.open(conf(), archive);
-  }
-
   protected HadoopStorage storage(Path archive) throws IOException {
     return new HadoopStorage(archive.getFileSystem(conf()), archive, (short) 0);
   }

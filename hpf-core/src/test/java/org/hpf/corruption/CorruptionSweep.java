@@ -195,12 +195,19 @@ final class CorruptionSweep {
   private int reads;
   private int detected;
   private int harmless;
+  private ReaderOptions readerOptions = ReaderOptions.defaults();
 
   CorruptionSweep(FileSystem fs, Path archive, FileAccess access, Truncations truncations) {
     this.fs = fs;
     this.archive = archive;
     this.access = access;
     this.truncations = truncations;
+  }
+
+  /** Reads the damaged archive with readers set up so (by default: {@code defaults()}). */
+  CorruptionSweep readingWith(ReaderOptions options) {
+    this.readerOptions = options;
+    return this;
   }
 
   // ---------------------------------------------------------------- building the archive
@@ -555,7 +562,7 @@ final class CorruptionSweep {
   }
 
   private HpfReader open() throws IOException {
-    return HpfReader.open(fs, archive, ReaderOptions.defaults());
+    return HpfReader.open(fs, archive, readerOptions);
   }
 
   // ---------------------------------------------------------------- the sweep

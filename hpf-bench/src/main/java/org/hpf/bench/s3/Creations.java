@@ -35,12 +35,12 @@ final class Creations {
     return new Path(target.root(), "archive.hpf");
   }
 
-  static Path objects(S3Target target) {
-    return new Path(target.root(), "objects");
+  static Path objects(S3Target target) throws IOException {
+    return target.directory("objects");
   }
 
-  static Path fastObjects(S3Target target) {
-    return new Path(target.root(), "objects-fast");
+  static Path fastObjects(S3Target target) throws IOException {
+    return target.directory("objects-fast");
   }
 
   List<Operation> measure() throws IOException {
@@ -50,8 +50,7 @@ final class Creations {
 
   private Operation archive() throws IOException {
     Configuration conf = target.conf();
-    FileSystem fs = target.newClient(conf);
-    Meter meter = Meter.on(fs);
+    Meter meter = Meter.on(target.newClient(conf, archive(target)));
     try (ArchiveWriter writer = HpfArchive.create(archive(target), conf)) {
       for (int i = 0; i < files.count(); i++) {
         writer.add(files.names().get(i), files.contents().get(i));
@@ -64,7 +63,7 @@ final class Creations {
   }
 
   private Operation objects(String way, Path dir, boolean performance) throws IOException {
-    FileSystem fs = target.newClient(target.conf());
+    FileSystem fs = target.newClient(target.conf(), dir);
     Meter meter = Meter.on(fs);
     for (int i = 0; i < files.count(); i++) {
       Path path = new Path(dir, files.names().get(i));

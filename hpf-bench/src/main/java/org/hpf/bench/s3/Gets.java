@@ -59,7 +59,7 @@ final class Gets {
     RequestCounts requests = RequestCounts.none();
     List<Double> micros = new ArrayList<>();
     for (int i : measured) {
-      Meter meter = Meter.on(target.newClient(conf));
+      Meter meter = Meter.on(target.newClient(conf, Creations.archive(target)));
       try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf)) {
         check(i, reader.get(files.names().get(i)));
       }
@@ -75,7 +75,7 @@ final class Gets {
     RequestCounts requests = RequestCounts.none();
     List<Double> micros = new ArrayList<>();
     for (int i : measured) {
-      FileSystem fs = target.newClient(conf);
+      FileSystem fs = target.newClient(conf, Creations.objects(target));
       Meter meter = Meter.on(fs);
       check(i, read(fs, i));
       micros.add(meter.millis() * 1e3);
@@ -86,12 +86,12 @@ final class Gets {
   }
 
   private Operation warmFromArchive(Configuration conf, String stream) throws IOException {
-    Meter warmUpAlone = Meter.on(target.newClient(conf));
+    Meter warmUpAlone = Meter.on(target.newClient(conf, Creations.archive(target)));
     try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf)) {
       getAll(reader, warmUp, null);
     }
     RequestCounts ofWarmUp = warmUpAlone.requests();
-    Meter both = Meter.on(target.newClient(conf));
+    Meter both = Meter.on(target.newClient(conf, Creations.archive(target)));
     List<Double> micros = new ArrayList<>();
     try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf)) {
       getAll(reader, warmUp, null);
@@ -114,7 +114,7 @@ final class Gets {
   }
 
   private Operation warmObjects(Configuration conf, String stream) throws IOException {
-    FileSystem fs = target.newClient(conf);
+    FileSystem fs = target.newClient(conf, Creations.objects(target));
     for (int i : warmUp) {
       check(i, read(fs, i));
     }

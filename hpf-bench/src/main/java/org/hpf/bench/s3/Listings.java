@@ -41,8 +41,7 @@ final class Listings {
 
   private Operation archive() throws IOException {
     Configuration conf = target.conf();
-    FileSystem fs = target.newClient(conf);
-    Meter meter = Meter.on(fs);
+    Meter meter = Meter.on(target.newClient(conf, Creations.archive(target)));
     int names = 0;
     try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf);
         MemberIterator members = reader.list()) {
@@ -56,10 +55,11 @@ final class Listings {
   }
 
   private Operation objects() throws IOException {
-    FileSystem fs = target.newClient(target.conf());
+    Path dir = Creations.objects(target);
+    FileSystem fs = target.newClient(target.conf(), dir);
     Meter meter = Meter.on(fs);
     int names = 0;
-    RemoteIterator<LocatedFileStatus> objects = fs.listFiles(Creations.objects(target), true);
+    RemoteIterator<LocatedFileStatus> objects = fs.listFiles(dir, true);
     for (; objects.hasNext(); objects.next()) {
       names++;
     }
@@ -68,10 +68,11 @@ final class Listings {
   }
 
   private Operation walk() throws IOException {
-    FileSystem fs = target.newClient(target.conf());
+    Path dir = Creations.objects(target);
+    FileSystem fs = target.newClient(target.conf(), dir);
     Meter meter = Meter.on(fs);
     int names = 0;
-    Deque<Path> directories = new ArrayDeque<>(List.of(Creations.objects(target)));
+    Deque<Path> directories = new ArrayDeque<>(List.of(dir));
     while (!directories.isEmpty()) {
       for (FileStatus status : fs.listStatus(directories.pop())) {
         if (status.isDirectory()) {

@@ -67,20 +67,33 @@ final class S3Target implements Closeable {
   }
 
   /**
-   * A new client of this bucket made with {@code conf}, with nothing open and nothing counted:
-   * Hadoop's cached one, which hpf's readers and writers given {@code conf} use too. The client
-   * cached before is closed.
+   * The run's directory {@code name} for one way of storing the files: below {@link #root} on
+   * a bucket of the user's; on the local server, in a bucket of its own. That server reads the
+   * list of all a bucket's keys for every request, so 10,000 objects of one way would slow the
+   * requests of the next, which S3 does not.
    */
-  FileSystem newClient(Configuration conf) throws IOException {
-    root.getFileSystem(conf).close();
-    return root.getFileSystem(conf);
+  Path directory(String name) throws IOException {
+    if (server == null) {
+      return new Path(root, name);
+    }
+    return new Path(server.bucket("hpf-bench-" + name), root.getName());
+  }
+
+  /**
+   * A new client of the bucket of {@code path} made with {@code conf}, with nothing open and
+   * nothing counted: Hadoop's cached one, which hpf's readers and writers given {@code conf}
+   * use too. The client cached before is closed.
+   */
+  FileSystem newClient(Configuration conf, Path path) throws IOException {
+    path.getFileSystem(conf).close();
+    return path.getFileSystem(conf);
   }
 
   @Override
   public void close() throws IOException {
     try {
       if (server == null && !keep) {
-        FileSystem fs = newClient(conf);
+        FileSystem fs = newClient(conf, root);
         fs.delete(root, true);
         fs.close();
       }

@@ -13,12 +13,16 @@ public record Stored(long objects, long bytes) {
   /** What each way of {@link Creations} stored, counted on a client of its own. */
   static Map<String, Stored> of(S3Target target) throws IOException {
     Map<String, Stored> stored = new LinkedHashMap<>();
-    try (FileSystem fs = FileSystem.newInstance(target.root().toUri(), target.conf())) {
-      stored.put(S3Results.ARCHIVE, below(fs, Creations.archive(target)));
-      stored.put(Creations.PLAIN, below(fs, Creations.objects(target)));
-      stored.put(Creations.PLAIN_FAST, below(fs, Creations.fastObjects(target)));
-    }
+    stored.put(S3Results.ARCHIVE, below(target, Creations.archive(target)));
+    stored.put(Creations.PLAIN, below(target, Creations.objects(target)));
+    stored.put(Creations.PLAIN_FAST, below(target, Creations.fastObjects(target)));
     return stored;
+  }
+
+  private static Stored below(S3Target target, Path dir) throws IOException {
+    try (FileSystem fs = FileSystem.newInstance(dir.toUri(), target.conf())) {
+      return below(fs, dir);
+    }
   }
 
   private static Stored below(FileSystem fs, Path dir) throws IOException {

@@ -65,7 +65,7 @@ class ArchiveJobYarnTest {
     conf = new Configuration(yarn.getConfig());
     // Two tasks per job: enough for one to die or be killed while another commits, and every
     // task is a container JVM to launch on a machine of two cores.
-    conf.setLong(JobSettings.SPLIT_FILES, 1000);
+    conf.setLong(JobSettings.SPLIT_FILES, 200);
     fs = FileSystem.get(conf);
   }
 
@@ -100,7 +100,7 @@ class ArchiveJobYarnTest {
       super.merged(context, sources);
       if (context.getTaskAttemptID().getTaskID().getId() > 0) {
         try {
-          Thread.sleep(100);
+          Thread.sleep(150);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -111,8 +111,8 @@ class ArchiveJobYarnTest {
   @Test
   void anAttemptKilledMidWriteChangesNothingInTheResult() throws Exception {
     Path root = fs.makeQualified(new Path("/job-exact"));
-    Map<String, byte[]> files = JobSources.write(fs, new Path(root, "logs"), "app", 1500, 11);
-    Map<String, byte[]> more = JobSources.write(fs, new Path(root, "more"), "db", 500, 12);
+    Map<String, byte[]> files = JobSources.write(fs, new Path(root, "logs"), "app", 300, 11);
+    Map<String, byte[]> more = JobSources.write(fs, new Path(root, "more"), "db", 100, 12);
     Configuration speculative = new Configuration(conf);
     speculative.setBoolean(MRJobConfig.MAP_SPECULATIVE, true);
     Path byJob = fs.makeQualified(new Path("/archives/job.hpf"));
@@ -123,7 +123,7 @@ class ArchiveJobYarnTest {
           job.setMapperClass(HaltingMapper.class);
           submitted[0] = job;
         });
-    assertEquals(2000, result.files());
+    assertEquals(400, result.files());
     assertEquals(2, result.maps());
     // The halted attempt really died and was run again.
     assertEquals(1, submitted[0].getCounters()
@@ -142,7 +142,7 @@ class ArchiveJobYarnTest {
   @Test
   void aJobKilledHalfwayLeavesNoArchiveAndASecondRunSucceeds() throws Exception {
     Path root = fs.makeQualified(new Path("/job-killed"));
-    Map<String, byte[]> files = JobSources.write(fs, new Path(root, "tree"), "k", 1200, 13);
+    Map<String, byte[]> files = JobSources.write(fs, new Path(root, "tree"), "k", 400, 13);
     List<Path> sources = List.of(new Path(root, "tree"));
     Path archive = fs.makeQualified(new Path("/archives/killed.hpf"));
     CompletableFuture<JobDriver.Result> running = CompletableFuture.supplyAsync(() -> {
@@ -165,7 +165,7 @@ class ArchiveJobYarnTest {
     Configuration local = org.hpf.fs.LocalJobs.configure(new Configuration(conf));
     JobDriver.Result again = JobDriver.run(local, sources, archive, false, options(),
         job -> {});
-    assertEquals(1200, again.files());
+    assertEquals(400, again.files());
     JobSources.assertHolds(conf, archive, new java.util.TreeMap<>(files));
   }
 
