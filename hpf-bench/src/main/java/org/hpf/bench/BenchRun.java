@@ -36,6 +36,14 @@ public final class BenchRun {
   }
 
   public Results run() throws Exception {
+    return run(null);
+  }
+
+  /**
+   * The run on {@code shared}, a cluster the caller started and closes, or on the cluster of
+   * the configuration when it is null.
+   */
+  public Results run(BenchCluster shared) throws Exception {
     String problem = config.problem();
     if (problem != null) {
       throw new IllegalArgumentException(problem);
@@ -60,7 +68,9 @@ public final class BenchRun {
           config.sizeDistribution, config.paretoAlpha, config.content)
           .writeBatches(work.toPath().resolve("dataset"), n, batch);
       dataset(results, data, (System.nanoTime() - start) / 1_000_000);
-      try (BenchCluster cluster = config.cluster.connectOrStart(work, config.blocks, log)) {
+      try (BenchCluster started = shared != null ? null
+          : config.cluster.connectOrStart(work, config.blocks, log)) {
+        BenchCluster cluster = shared != null ? shared : started;
         results.environment.put("fileSystemUri", cluster.uri().toString());
         Stores stores = new Stores(systems(cluster, work), cluster.path(config.baseDir));
         cluster.fs().delete(cluster.path(config.baseDir), true);

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -54,9 +53,7 @@ final class ChildProcessDaemons implements ClusterDaemons {
     File confFile = new File(storage, "client-site.xml");
     Files.deleteIfExists(confFile.toPath());
     File logFile = new File(storage, "cluster.log");
-    List<String> command = new ArrayList<>();
-    command.add(new File(System.getProperty("java.home"), "bin/java").getPath());
-    command.addAll(inheritedOptions());
+    List<String> command = new ArrayList<>(ChildJvm.command());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(ClusterProcess.class.getName());
@@ -85,18 +82,6 @@ final class ChildProcessDaemons implements ClusterDaemons {
 
   /** The daemons and the client configuration that reaches them. */
   record Started(ChildProcessDaemons daemons, Configuration conf) {}
-
-  /** The system properties and module options this JVM was given, for the child too. */
-  private static List<String> inheritedOptions() {
-    List<String> options = new ArrayList<>();
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("-D") || arg.startsWith("--add-opens")
-          || arg.startsWith("--add-exports")) {
-        options.add(arg);
-      }
-    }
-    return options;
-  }
 
   private void awaitReady() throws IOException {
     Thread watchdog = new Thread(() -> {

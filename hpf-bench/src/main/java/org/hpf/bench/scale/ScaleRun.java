@@ -12,6 +12,7 @@ import org.hpf.bench.BenchCluster;
 import org.hpf.bench.BenchConfig;
 import org.hpf.bench.BenchFiles;
 import org.hpf.bench.BenchRun;
+import org.hpf.bench.ChildJvm;
 import org.hpf.bench.DatasetGenerator;
 import org.hpf.bench.Results;
 
@@ -19,7 +20,7 @@ import org.hpf.bench.Results;
  * The scale suite: archives of growing size built through the writer API in a JVM with a
  * fixed small heap, on the local file system and on the cluster, each followed by verify,
  * list and gets (see {@link ScaleProbe}); then HDFS, HAR and MapFile measured by the access
- * suite at the sizes they reach; then scale.json, scale.md and the charts.
+ * suite at the sizes they reach, on the same cluster; then scale.json, scale.md and the charts.
  */
 public final class ScaleRun {
   private final ScaleConfig config;
@@ -49,18 +50,19 @@ public final class ScaleRun {
         probe("local", new File(work, "local").toURI().toString(), files, work, results);
         results.write(json);
       }
-      if (!config.hdfsSizes.isEmpty()) {
+      if (!config.hdfsSizes.isEmpty() || !config.compare.isEmpty()) {
+        // One cluster for both: each start costs seconds of CPU.
         try (BenchCluster cluster = config.cluster.connectOrStart(work, config.blocks, log)) {
           for (int files : config.hdfsSizes) {
             probe("hdfs", cluster.uri().toString(), files, work, results);
             cluster.fs().delete(cluster.path("/hpf-scale"), true);
             results.write(json);
           }
+          for (int files : config.compare) {
+            compare(files, out, cluster, results);
+            results.write(json);
+          }
         }
-      }
-      for (int files : config.compare) {
-        compare(files, out, results);
-        results.write(json);
       }
     } finally {
       results.write(json);
@@ -88,8 +90,9 @@ public final class ScaleRun {
     File specFile = new File(work, "spec-" + where + "-" + files + ".json");
     File resultFile = new File(work, "result-" + where + "-" + files + ".json");
     Results.writeJson(spec, specFile);
-    List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + config.heap,
-        "-Xms" + config.heap, "-XX:+ExitOnOutOfMemoryError",
+    List<String> command = new ArrayList<>(ChildJvm.command());
+    command.addAll(List.of("-Xmx" + config.heap, "-Xms" + config.heap,
+        "-XX:+ExitOnOutOfMemoryError",
         "-Xlog:gc:file=" + new File(config.cluster.out, "gc-" + where + "-" + files + ".log")
             .getAbsolutePath(),
         "-cp", System.getProperty("java.class.path"), ScaleProbe.class.getName(),
@@ -115,7 +118,8 @@ public final class ScaleRun {
   }
 
   /** HDFS, HAR and MapFile (and HPF, for reference) through the access suite. */
-  private void compare(int files, File out, ScaleResults results) throws Exception {
+  private void compare(int files, File out, BenchCluster cluster, ScaleResults results)
+      throws Exception {
     log.printf(Locale.ROOT, "comparison at %,d files%n", files);
     BenchConfig run = new BenchConfig();
     run.files = List.of(files);
@@ -129,14 +133,10 @@ public final class ScaleRun {
     run.sizeDistribution = DatasetGenerator.SizeDistribution.LOG_UNIFORM;
     run.gets = config.compareGets;
     run.reps = config.compareReps;
-    Results measured = new BenchRun(run, log).run();
+    Results measured = new BenchRun(run, log).run(cluster);
     for (Results.AccessResult a : measured.access) {
       results.comparisons.add(new ScaleResults.Comparison(a.system(), a.mode(), a.files(),
           a.p50Micros(), a.p99Micros()));
     }
-  }
-
-  private static String javaBinary() {
-    return new File(System.getProperty("java.home"), "bin/java").getAbsolutePath();
   }
 }
