@@ -9,20 +9,27 @@ import java.util.List;
 public final class ChildJvm {
   private ChildJvm() {}
 
-  /**
-   * This JVM's java, then the system properties, module options and JIT tier this JVM was
-   * given: the child runs as its parent does (a test fork limited to the client compiler
-   * spends far less CPU compiling, in the child too).
-   */
+  /** This JVM's java, then {@link #options}. */
   public static List<String> command() {
     List<String> command = new ArrayList<>();
     command.add(new File(System.getProperty("java.home"), "bin/java").getAbsolutePath());
+    command.addAll(options());
+    return command;
+  }
+
+  /**
+   * The system properties, module options and JIT tier this JVM was given: the child runs as
+   * its parent does (a test fork limited to the client compiler spends far less CPU compiling,
+   * in the child too).
+   */
+  public static List<String> options() {
+    List<String> options = new ArrayList<>();
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (arg.startsWith("-D") || arg.startsWith("--add-opens")
           || arg.startsWith("--add-exports") || arg.startsWith("-XX:TieredStopAtLevel=")) {
-        command.add(arg);
+        options.add(arg);
       }
     }
-    return command;
+    return options;
   }
 }

@@ -45,6 +45,8 @@ public final class ScaleRun {
     ScaleResults results = new ScaleResults();
     results.config.putAll(config.toMap());
     BenchRun.environment(results.environment);
+    // The probes run with these (their JIT tier is this JVM's): recorded with their times.
+    results.environment.put("probeJvmOptions", ChildJvm.options());
     try {
       for (int files : config.sizes) {
         probe("local", new File(work, "local").toURI().toString(), files, work, results);
