@@ -3,7 +3,6 @@ package org.hpf.corruption;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.hpf.internal.read.ReaderOptions;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -32,12 +31,10 @@ class HdfsCorruptionTest {
     // replaced) and 2 deletions: three layers.
     CorruptionSweep.Model model = CorruptionSweep.build(conf, tmp, archive, 80, 8, 4, 2, 32,
         128 * 1024, 20240602L);
-    // The get, open, stat and exists of one member look its record up once: the lookup itself
-    // is swept in full on the local file system; here, each damage is read by a fresh reader,
-    // whose first lookup of each member reads the index file from the DataNodes.
+    // Each index read asks the DataNodes.
     new CorruptionSweep(fs, archive, CorruptionSweep.hadoop(fs, archive),
         CorruptionSweep.Truncations.SEEN_AT_OPEN)
-        .readingWith(ReaderOptions.defaults().withRecordCacheBytes(4 << 20))
+        .cachingRecords()
         .sweepReduced(model, 4, seed);
     fs.delete(archive, true);
   }

@@ -58,13 +58,10 @@ class ObjectStoreCorruptionTest {
     // quarter of the one below.
     CorruptionSweep.Model model = CorruptionSweep.build(conf, tmp, archive, 20, 0, 5, 1, 16,
         64 * 1024, 20240603L);
-    // Each index read is a request the server takes milliseconds to answer: the get, open,
-    // stat and exists of one member look its record up once, as a reader on an object store is
-    // best set up. Each damage is read by a fresh reader, whose first lookup of each member
-    // reads the index file.
+    // Each index read is a request the server takes milliseconds to answer.
     new CorruptionSweep(fs, archive, CorruptionSweep.hadoop(fs, archive),
         CorruptionSweep.Truncations.SEEN_BY_READS_PAST_THE_END)
-        .readingWith(ReaderOptions.defaults().withRecordCacheBytes(4 << 20))
+        .cachingRecords()
         .sweepReduced(model, 2, seed);
     fs.delete(archive, true);
   }

@@ -29,9 +29,13 @@ final class Gets {
   private final List<Integer> warmUp;
   private final List<Integer> measured;
   private final PrintStream log;
+  /** Where the objects are: found once, not in each timed get. */
+  private final Path objects;
 
-  Gets(S3Target target, SmallFiles files, List<Integer> sample, PrintStream log) {
+  Gets(S3Target target, SmallFiles files, List<Integer> sample, PrintStream log)
+      throws IOException {
     this.target = target;
+    this.objects = Creations.objects(target);
     this.files = files;
     this.warmUp = sample.subList(0, sample.size() / 2);
     this.measured = sample.subList(sample.size() / 2, sample.size());
@@ -75,7 +79,7 @@ final class Gets {
     RequestCounts requests = RequestCounts.none();
     List<Double> micros = new ArrayList<>();
     for (int i : measured) {
-      FileSystem fs = target.newClient(conf, Creations.objects(target));
+      FileSystem fs = target.newClient(conf, objects);
       Meter meter = Meter.on(fs);
       check(i, read(fs, i));
       micros.add(meter.millis() * 1e3);
@@ -114,7 +118,7 @@ final class Gets {
   }
 
   private Operation warmObjects(Configuration conf, String stream) throws IOException {
-    FileSystem fs = target.newClient(conf, Creations.objects(target));
+    FileSystem fs = target.newClient(conf, objects);
     for (int i : warmUp) {
       check(i, read(fs, i));
     }
@@ -131,8 +135,7 @@ final class Gets {
   }
 
   private byte[] read(FileSystem fs, int i) throws IOException {
-    try (FSDataInputStream in = fs.open(new Path(Creations.objects(target),
-        files.names().get(i)))) {
+    try (FSDataInputStream in = fs.open(new Path(objects, files.names().get(i)))) {
       return in.readAllBytes();
     }
   }
