@@ -5,6 +5,7 @@ import static org.hpf.crash.ArchiveFixtures.storage;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -160,6 +162,71 @@ class FailedChangeTest {
           fault);
       assertTrue(exercised > 50, fault + ": too few failing steps: " + exercised);
     }
+  }
+
+  /**
+   * A member whose part fills and is sealed, but whose journal batch then fails to sync, leaves
+   * the change in no known state (the part has its footer; the journal may hold part of the
+   * batch): every member added after it is refused with that failure as the cause, never
+   * written after the footer or journaled after the broken batch, and an abort leaves the
+   * archive as it was.
+   */
+  @Test
+  void membersAddedAfterAFailedPartRolloverAreRefusedWithItsCause() throws IOException {
+    Map<String, byte[]> before = base();
+    Path dir = tmp.resolve("rollover");
+    LocalTrees.copy(template, dir);
+    Map<String, Long> files = files(dir);
+    FaultyStorage failsAfterASeal = new FaultyStorage(storage(dir)) {
+      private boolean partSealed;
+      private IOException injected;
+
+      @Override
+      void mutation(String operation) throws IOException {
+        if (operation.startsWith("close part-")) {
+          partSealed = true;
+        } else if (partSealed && injected == null && operation.startsWith("hsync "
+            + ArchiveLayout.JOURNAL_PREFIX)) {
+          injected = new IOException("injected failure at " + operation);
+          throw injected;
+        }
+      }
+
+      @Override
+      void access(String operation) {}
+    };
+    Map<String, byte[]> added = new TreeMap<>();
+    Random random = new Random(7);
+    try (ArchiveWriter writer = ArchiveWriter.open(CONF, failsAfterASeal, options(1))) {
+      IOException first = null;
+      for (int i = 0; first == null; i++) {
+        byte[] bytes = new byte[4000 + random.nextInt(4000)];
+        random.nextBytes(bytes);
+        added.put("r/f" + i, bytes);
+        try {
+          writer.add("r/f" + i, bytes, 1_000_000L);
+        } catch (IOException e) {
+          first = e;
+        }
+        assertTrue(i < 100, "no part was sealed after 100 members");
+      }
+      assertTrue(first.getMessage().startsWith("injected failure at hsync"), first.toString());
+      IOException cause = first;
+      IOException refused = assertThrows(IOException.class,
+          () -> writer.add("r/after", new byte[10], 1_000_000L));
+      assertSame(cause, refused.getCause(), refused.toString());
+      assertThrows(IOException.class, writer::commit);
+      writer.abort();
+      assertEquals(files, withoutLock(files(dir)));
+      assertHolds(dir, before, "after the abort");
+      for (Map.Entry<String, byte[]> member : added.entrySet()) {
+        writer.add(member.getKey(), member.getValue(), 1_000_000L);
+      }
+      writer.commit();
+    }
+    Map<String, byte[]> after = new TreeMap<>(before);
+    after.putAll(added);
+    assertHolds(dir, after, "after the change made again");
   }
 
   @Test

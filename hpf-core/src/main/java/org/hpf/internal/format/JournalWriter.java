@@ -21,6 +21,11 @@ public final class JournalWriter implements AutoCloseable {
   private final ArchiveOutput file;
 
   private final JournalHeader header;
+  /**
+   * The failure of an earlier write or sync, after which nothing more is appended: that write
+   * may have left part of a record, which no later record may follow.
+   */
+  private IOException failed;
 
   public JournalWriter(ArchiveOutput file, ArchiveId id, JournalHeader header)
       throws IOException {
@@ -40,8 +45,7 @@ public final class JournalWriter implements AutoCloseable {
     for (JournalEntry entry : batch) {
       bytes.write(encode(entry));
     }
-    file.stream().write(bytes.toByteArray());
-    file.sync();
+    writeAndSync(bytes.toByteArray());
   }
 
   /**
@@ -49,8 +53,21 @@ public final class JournalWriter implements AutoCloseable {
    * that uses it, whichever thread journals that record.
    */
   public synchronized void appendAccess(int id, MemberAccess access) throws IOException {
-    file.stream().write(encodeAccess(id, access));
-    file.sync();
+    writeAndSync(encodeAccess(id, access));
+  }
+
+  private void writeAndSync(byte[] records) throws IOException {
+    if (failed != null) {
+      throw new IOException("the journal cannot be appended to: an earlier write failed ("
+          + failed + ")", failed);
+    }
+    try {
+      file.stream().write(records);
+      file.sync();
+    } catch (IOException e) {
+      failed = e;
+      throw e;
+    }
   }
 
   static byte[] encode(JournalEntry entry) throws IOException {

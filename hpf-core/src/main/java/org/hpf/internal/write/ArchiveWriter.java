@@ -11,9 +11,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -74,7 +72,7 @@ public final class ArchiveWriter implements AutoCloseable {
   private final ArchiveStorage storage;
   private final WriterOptions options;
   private final WriterLock lock;
-  private final ExecutorService pool;
+  private final WriterPool pool;
   private final Recovery.Report recovery;
   /** Set for a writer that creates the archive, until its first commit. */
   private final NewArchive creating;
@@ -114,7 +112,7 @@ public final class ArchiveWriter implements AutoCloseable {
       RootAccess given) {}
 
   private ArchiveWriter(Configuration conf, ArchiveStorage storage, WriterOptions options,
-      WriterLock lock, ExecutorService pool, Recovery.Report recovery, NewArchive creating)
+      WriterLock lock, WriterPool pool, Recovery.Report recovery, NewArchive creating)
       throws IOException {
     this.conf = conf;
     this.storage = storage;
@@ -155,13 +153,13 @@ public final class ArchiveWriter implements AutoCloseable {
       storage.setRootAccess(given.without(0077));
     }
     WriterLock lock = WriterLock.acquire(storage, "create");
-    ExecutorService pool = WriterThreads.pool(options.settings().threads());
+    WriterPool pool = WriterPool.start(options.settings().threads());
     try {
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
       return new ArchiveWriter(conf, lock.fence(owning(storage)), options, lock, pool, null,
           new NewArchive(id, capacity, blockSize, options.layout().partSize(), given));
     } catch (IOException | RuntimeException | Error e) {
-      pool.shutdownNow();
+      pool.close();
       lock.release();
       throw e;
     }
@@ -192,13 +190,13 @@ public final class ArchiveWriter implements AutoCloseable {
       WriterLock.breakStale(storage);
     }
     WriterLock lock = WriterLock.acquire(storage, "writer");
-    ExecutorService pool = WriterThreads.pool(options.settings().threads());
+    WriterPool pool = WriterPool.start(options.settings().threads());
     try {
       ArchiveStorage fenced = lock.fence(owning(storage));
       Recovery.Report report = Recovery.run(fenced, options, pool);
       return new ArchiveWriter(conf, fenced, options, lock, pool, report, null);
     } catch (IOException | RuntimeException | Error e) {
-      pool.shutdownNow();
+      pool.close();
       lock.release();
       throw e;
     }
@@ -456,7 +454,9 @@ public final class ArchiveWriter implements AutoCloseable {
               add(source, replace);
             }
           } catch (Throwable e) {
-            failure.compareAndSet(null, e);
+            // The first failure, unless a member refused because of another one came first.
+            failure.accumulateAndGet(e, (first, next) -> first == null
+                || first instanceof AbandonedMergeException ? next : first);
           } finally {
             slots.release();
           }
@@ -890,8 +890,7 @@ public final class ArchiveWriter implements AutoCloseable {
       abort();
     } finally {
       closed = true;
-      pool.shutdownNow();
-      awaitTermination();
+      pool.close();
       try {
         release();
       } catch (IOException | RuntimeException e) {
@@ -953,17 +952,6 @@ public final class ArchiveWriter implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("could not remove the failed archive's empty directory {}: {}",
           storage.location(), e.toString());
-    }
-  }
-
-  /** A failed task does not stop the others at once: wait, so none writes after cleanup. */
-  private void awaitTermination() {
-    try {
-      if (!pool.awaitTermination(5, TimeUnit.MINUTES)) {
-        LOG.warn("writer threads of {} did not stop in 5 minutes", storage.location());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }

@@ -36,7 +36,7 @@ final class MergeLanes {
       long worstCase = EntryHeader.maxEntryLength(
           member.name().getBytes(StandardCharsets.UTF_8).length, member.length());
       if (part != null && !part.isEmpty() && part.position() + worstCase > partSize) {
-        seal();
+        breakingOnFailure(this::seal);
       }
       if (part == null) {
         int id = nextPart.getAndIncrement();
@@ -66,12 +66,17 @@ final class MergeLanes {
       liveBytes += record.entryLength();
       if (batch.size() >= options.journalBatchFiles()
           || batchBytes >= options.journalBatchBytes()) {
-        part.sync();
-        journal.append(batch);
-        batch.clear();
-        batchBytes = 0;
+        breakingOnFailure(this::journalBatch);
       }
       return record;
+    }
+
+    /** Syncs the part, then journals the batch: a journaled record's bytes are durable. */
+    private void journalBatch() throws IOException {
+      part.sync();
+      journal.append(batch);
+      batch.clear();
+      batchBytes = 0;
     }
 
     void seal() throws IOException {
@@ -85,6 +90,26 @@ final class MergeLanes {
       part = null;
       liveEntries = 0;
       liveBytes = 0;
+    }
+  }
+
+  /** A step of a lane that leaves its part or the journal in no known state if it fails. */
+  @FunctionalInterface
+  private interface LaneStep {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs {@code step}; if it fails, no member may be added any more: the part may hold a
+   * footer, or the journal a partial batch. Marked before the failure leaves the lane, so no
+   * other thread takes the lane up again.
+   */
+  private void breakingOnFailure(LaneStep step) throws IOException {
+    try {
+      step.run();
+    } catch (IOException | RuntimeException | Error e) {
+      broken = e;
+      throw e;
     }
   }
 
@@ -146,15 +171,10 @@ final class MergeLanes {
     }
   }
 
-  /** Why no member may be added any more (a partial entry), or null. */
-  Throwable broken() {
-    return broken;
-  }
-
-  private void checkUsable() {
-    if (broken != null) {
-      throw new IllegalStateException("a member failed after part of it was written (" + broken
-          + "); abort and start again");
+  private void checkUsable() throws AbandonedMergeException {
+    Throwable cause = broken;
+    if (cause != null) {
+      throw new AbandonedMergeException(cause);
     }
   }
 
@@ -167,7 +187,7 @@ final class MergeLanes {
       }
       for (Lane lane : all) {
         if (lane.part != null) {
-          lane.seal();
+          breakingOnFailure(lane::seal);
         }
       }
     }

@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
@@ -102,7 +101,7 @@ public final class SourceRemoval {
   private final Options options;
   private final HpfReader reader;
   private final ArchivedCopies archived;
-  private final ExecutorService pool;
+  private final WriterPool pool;
   private final BeforeDelete beforeDelete;
   private final Configuration checksumConf;
   private final AtomicLong verified = new AtomicLong();
@@ -122,7 +121,7 @@ public final class SourceRemoval {
     this.archiveReaders = archiveReaders;
     this.reader = reader;
     this.archived = archived;
-    this.pool = WriterThreads.pool(options.threads());
+    this.pool = WriterPool.start(options.threads());
     this.beforeDelete = beforeDelete;
     this.checksumConf = new Configuration(conf);
     // File-level CRC32C from HDFS, comparable with the member's (see HpfFileChecksum).
@@ -158,7 +157,7 @@ public final class SourceRemoval {
           removal.directory(fs, root, "", true, removal.archiveReaders.pathReaders(fs, root));
         }
       } finally {
-        removal.pool.shutdownNow();
+        removal.pool.close();
         for (FileSystem client : removal.checksums.values()) {
           client.close();
         }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -129,7 +128,7 @@ public final class StagedChange implements AutoCloseable {
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged append " + token);
     storage = lock.fence(storage);
-    ExecutorService pool = WriterThreads.pool(options.settings().threads());
+    WriterPool pool = WriterPool.start(options.settings().threads());
     try {
       Recovery.run(storage, options, pool);
       long generation = Recovery.committedGeneration(storage);
@@ -145,7 +144,7 @@ public final class StagedChange implements AutoCloseable {
       lock.release();
       throw e;
     } finally {
-      pool.shutdownNow();
+      pool.close();
     }
   }
 
@@ -289,7 +288,7 @@ public final class StagedChange implements AutoCloseable {
     JournalHeader header = plan.header();
     Manifest base = header.baseGeneration() == 0 ? null
         : Manifest.read(storage, header.baseGeneration());
-    ExecutorService pool = WriterThreads.pool(options.settings().threads());
+    WriterPool pool = WriterPool.start(options.settings().threads());
     try (GenerationCommit commit = new GenerationCommit(storage, plan.archiveId(), base,
         header.hashAlgorithm(), header.bucketCapacity(), header.blockSize(), header.partSize(),
         options)) {
@@ -304,7 +303,7 @@ public final class StagedChange implements AutoCloseable {
       }
       return commit.commit(pool).manifest();
     } finally {
-      pool.shutdownNow();
+      pool.close();
     }
   }
 

@@ -21,6 +21,7 @@ import org.hpf.ArchiveVersionException;
 import org.hpf.CorruptArchiveException;
 import org.hpf.MemberAccess;
 import org.hpf.internal.io.ArchiveInput;
+import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.HadoopStorage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,6 +169,58 @@ class JournalTest {
   }
 
   /** Writes the entries in batches; returns the offset where each record starts. */
+  /**
+   * A batch whose write or sync failed may have left part of a record: nothing is appended
+   * after it, so the journal never holds a record behind a torn one.
+   */
+  @Test
+  void nothingIsAppendedAfterAFailedWrite() throws IOException {
+    List<JournalEntry> entries = entries(6, 5);
+    ArchiveOutput file = storage.create(FILE, 0);
+    boolean[] failSync = {false};
+    ArchiveOutput failing = new ArchiveOutput() {
+      @Override
+      public java.io.OutputStream stream() {
+        return file.stream();
+      }
+
+      @Override
+      public void flush() throws IOException {
+        file.flush();
+      }
+
+      @Override
+      public void sync() throws IOException {
+        if (failSync[0]) {
+          failSync[0] = false;
+          throw new IOException("sync failed");
+        }
+        file.sync();
+      }
+
+      @Override
+      public void close() throws IOException {
+        file.close();
+      }
+    };
+    JournalWriter writer = new JournalWriter(failing, ID, HEADER);
+    writer.append(entries.subList(0, 2));
+    failSync[0] = true;
+    assertThrows(IOException.class, () -> writer.append(entries.subList(2, 4)));
+    long length = JournalReader.PREAMBLE;
+    for (JournalEntry written : entries.subList(0, 4)) {
+      length += JournalWriter.encode(written).length; // the failed batch reached the stream
+    }
+    IOException refused = assertThrows(IOException.class,
+        () -> writer.append(entries.subList(4, 6)));
+    assertEquals("sync failed", refused.getCause().getMessage());
+    assertThrows(IOException.class, () -> writer.appendAccess(1,
+        new MemberAccess("alice", "staff", 0640)));
+    writer.close();
+    assertEquals(length, bytes().length, "bytes were appended after the failed batch");
+    assertEquals(entries.subList(0, 4), read().entries());
+  }
+
   private long[] write(List<JournalEntry> entries, int batch) throws IOException {
     storage.delete(FILE);
     long[] starts = new long[entries.size() + 1];
