@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.function.LongConsumer;
 import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ForwardingOutput;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.ForwardingStorage;
 
@@ -37,12 +38,11 @@ final class CountingStorage extends ForwardingStorage {
     return name.startsWith(prefix) ? new CountingOutput(file, written) : file;
   }
 
-  private static final class CountingOutput implements ArchiveOutput {
-    private final ArchiveOutput file;
+  private static final class CountingOutput extends ForwardingOutput {
     private final OutputStream stream;
 
     CountingOutput(ArchiveOutput file, LongConsumer written) {
-      this.file = file;
+      super(file);
       this.stream = new FilterOutputStream(file.stream()) {
         @Override
         public void write(int b) throws IOException {
@@ -66,20 +66,20 @@ final class CountingStorage extends ForwardingStorage {
     @Override
     public void flush() throws IOException {
       stream.flush();
-      file.flush();
+      super.flush();
     }
 
     @Override
     public void sync() throws IOException {
       stream.flush();
-      file.sync();
+      super.sync();
     }
 
     @Override
     public void close() throws IOException {
       // Not the filter's close: that would flush, then close the file's stream, not the file.
       stream.flush();
-      file.close();
+      super.close();
     }
   }
 }

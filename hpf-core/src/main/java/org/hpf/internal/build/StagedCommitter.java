@@ -1,5 +1,6 @@
 package org.hpf.internal.build;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
@@ -26,6 +27,8 @@ import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.write.StagedChange;
 import org.hpf.internal.write.StagedPlan;
 import org.hpf.internal.write.WriterOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Commits the archive job's output the way a file output format does, with the archive's own
@@ -50,6 +53,7 @@ import org.hpf.internal.write.WriterOptions;
  * </ul>
  */
 public final class StagedCommitter extends OutputCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(StagedCommitter.class);
 
   /** The staging directory's directory of the attempts' work directories. */
   static final String ATTEMPTS = "attempts";
@@ -130,12 +134,35 @@ public final class StagedCommitter extends OutputCommitter {
 
   /**
    * Commits a task on a store without rename: a file naming the attempt, created where none
-   * exists (the store's conditional create), so the first attempt to get there wins.
+   * exists (the store's conditional create), so the first attempt to get there wins. A create
+   * that reports a failure may still have published the file (its reply was lost): the file is
+   * read back, and one that names this attempt is this attempt's commit.
    */
-  private static void nameWinner(ArchiveStorage tasks, String task, TaskAttemptID attempt)
+  static void nameWinner(ArchiveStorage tasks, String task, TaskAttemptID attempt)
       throws IOException {
     try (ArchiveOutput out = tasks.create(task, 0)) {
       out.stream().write(attempt.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      // By name: the id read back is of mapred's subclass, which equals no mapreduce id.
+      TaskAttemptID named = namedQuietly(tasks, task, e);
+      if (named == null || !named.toString().equals(attempt.toString())) {
+        throw e;
+      }
+      LOG.warn("{}: committing {} reported {}, but the store holds the commit", tasks.location(
+          task), attempt, e.toString());
+    }
+  }
+
+  /** The attempt {@code task} names, or null if it cannot be read (added to {@code cause}). */
+  private static TaskAttemptID namedQuietly(ArchiveStorage tasks, String task,
+      IOException cause) {
+    try {
+      return winner(tasks, task);
+    } catch (FileNotFoundException e) {
+      return null;
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+      return null;
     }
   }
 

@@ -448,57 +448,6 @@ public final class HadoopStorage implements ArchiveStorage {
     // The FileSystem is shared (Hadoop caches instances); its owner closes it.
   }
 
-  /**
-   * An object being written with a conditional create: it appears whole at close, or not at all
-   * where another writer's object took the name first, which is reported as {@link
-   * FileAlreadyExistsException}. Syncs do nothing: nothing is visible, or durable, before close.
-   */
-  private static final class PublishedAtClose implements ArchiveOutput {
-    private final Path path;
-    private final FSDataOutputStream out;
-
-    PublishedAtClose(Path path, FSDataOutputStream out) {
-      this.path = path;
-      this.out = out;
-    }
-
-    @Override
-    public OutputStream stream() {
-      return out;
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void sync() {}
-
-    @Override
-    public void close() throws IOException {
-      try {
-        out.close();
-      } catch (IOException e) {
-        if (lostToAnExistingObject(e)) {
-          FileAlreadyExistsException exists = new FileAlreadyExistsException(path
-              + " already exists: another writer created it first");
-          exists.initCause(e);
-          throw exists;
-        }
-        throw e;
-      }
-    }
-
-    /** S3A reports a refused If-None-Match (HTTP 412) as a RemoteFileChangedException. */
-    private static boolean lostToAnExistingObject(IOException e) {
-      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-        if (cause.getClass().getName().endsWith(".RemoteFileChangedException")) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
   /** An archive file being written through a Hadoop output stream (also HDFS's). */
   public static final class HadoopOutput implements ArchiveOutput {
     private final FSDataOutputStream out;

@@ -1,7 +1,6 @@
 package org.hpf.internal.write;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -9,6 +8,7 @@ import org.hpf.ConcurrentCommitException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingOutput;
 import org.hpf.internal.io.ForwardingStorage;
 
 /**
@@ -62,9 +62,8 @@ final class OwnFiles extends ForwardingStorage {
   }
 
   /** An output whose file is this writer's once its first close succeeded. */
-  private final class Owned implements ArchiveOutput {
+  private final class Owned extends ForwardingOutput {
     private final String name;
-    private final ArchiveOutput out;
     /**
      * Set by the first close: a stream whose close failed (another writer's object took the
      * name) may close again without error, doing nothing, and that must not make the other
@@ -73,23 +72,8 @@ final class OwnFiles extends ForwardingStorage {
     private boolean closed;
 
     Owned(String name, ArchiveOutput out) {
+      super(out);
       this.name = name;
-      this.out = out;
-    }
-
-    @Override
-    public OutputStream stream() {
-      return out.stream();
-    }
-
-    @Override
-    public void flush() throws IOException {
-      out.flush();
-    }
-
-    @Override
-    public void sync() throws IOException {
-      out.sync();
     }
 
     @Override
@@ -99,7 +83,7 @@ final class OwnFiles extends ForwardingStorage {
       }
       closed = true;
       try {
-        out.close();
+        super.close();
       } catch (FileAlreadyExistsException e) {
         throw new ConcurrentCommitException(location(), "its file " + name + " was created by "
             + "another writer first", e);

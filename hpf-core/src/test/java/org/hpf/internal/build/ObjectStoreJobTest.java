@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
@@ -27,7 +28,10 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ForwardingOutput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingStorage;
 import org.hpf.internal.read.ArchiveVerifier;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
@@ -202,6 +206,61 @@ class ObjectStoreJobTest {
       change.close();
     }
     assertHoldsOnly(conf, archive, files, 1);
+  }
+
+  /**
+   * A task commit that the store took but whose reply was lost (its close threw after the
+   * object was published) stands: the attempt reads its commit back instead of failing for it.
+   * The commit of an attempt whose create never reached the store still fails, and so does
+   * that of a later attempt, which the store refuses: another one had committed first.
+   */
+  @Test
+  void aTaskCommitWhoseReplyWasLostStands() throws IOException {
+    ArchiveStorage tasks = HdfsIntegration.storage(s3, new Path(server.bucketRoot(),
+        "jobs/lost-reply/tasks"));
+    TaskAttemptID first = new TaskAttemptID("lost", 1, TaskType.MAP, 0, 0);
+    TaskAttemptID second = new TaskAttemptID("lost", 1, TaskType.MAP, 0, 1);
+    IOException unsent = assertThrows(IOException.class,
+        () -> StagedCommitter.nameWinner(new LostReplies(tasks, false), "task-000000", first));
+    assertThat(unsent).hasMessage("not sent");
+    assertThat(tasks.exists("task-000000")).isFalse();
+
+    StagedCommitter.nameWinner(new LostReplies(tasks, true), "task-000000", first);
+    assertThat(StagedCommitter.winner(tasks, "task-000000")).hasToString(first.toString());
+
+    assertThrows(FileAlreadyExistsException.class,
+        () -> StagedCommitter.nameWinner(new LostReplies(tasks, true), "task-000000", second));
+    assertThat(StagedCommitter.winner(tasks, "task-000000")).hasToString(first.toString());
+  }
+
+  /**
+   * A store whose creates fail: before anything is sent ({@code reachStore} false), or after
+   * the object's close, whose reply is lost.
+   */
+  private static final class LostReplies extends ForwardingStorage {
+    private final ArchiveStorage delegate;
+    private final boolean reachStore;
+
+    LostReplies(ArchiveStorage delegate, boolean reachStore) {
+      super(delegate);
+      this.delegate = delegate;
+      this.reachStore = reachStore;
+    }
+
+    @Override
+    public ArchiveOutput create(String name, long blockSize)
+        throws IOException {
+      if (!reachStore) {
+        throw new IOException("not sent");
+      }
+      return new ForwardingOutput(delegate.create(name, blockSize)) {
+        @Override
+        public void close() throws IOException {
+          super.close();
+          throw new IOException("reply lost");
+        }
+      };
+    }
   }
 
   /** Runs {@code attempt} of {@code split} as a map task does, and returns its seal. */

@@ -22,6 +22,7 @@ import org.hpf.CorruptArchiveException;
 import org.hpf.MemberAccess;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
+import org.hpf.internal.io.ForwardingOutput;
 import org.hpf.internal.io.HadoopStorage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -176,31 +177,15 @@ class JournalTest {
   @Test
   void nothingIsAppendedAfterAFailedWrite() throws IOException {
     List<JournalEntry> entries = entries(6, 5);
-    ArchiveOutput file = storage.create(FILE, 0);
     boolean[] failSync = {false};
-    ArchiveOutput failing = new ArchiveOutput() {
-      @Override
-      public java.io.OutputStream stream() {
-        return file.stream();
-      }
-
-      @Override
-      public void flush() throws IOException {
-        file.flush();
-      }
-
+    ArchiveOutput failing = new ForwardingOutput(storage.create(FILE, 0)) {
       @Override
       public void sync() throws IOException {
         if (failSync[0]) {
           failSync[0] = false;
           throw new IOException("sync failed");
         }
-        file.sync();
-      }
-
-      @Override
-      public void close() throws IOException {
-        file.close();
+        super.sync();
       }
     };
     JournalWriter writer = new JournalWriter(failing, ID, HEADER);
