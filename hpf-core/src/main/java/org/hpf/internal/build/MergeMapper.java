@@ -1,17 +1,14 @@
 package org.hpf.internal.build;
 
-import com.google.common.base.Throwables;
 import java.io.IOException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.hpf.internal.write.MergeQueue;
 import org.hpf.internal.write.Source;
 import org.hpf.internal.write.StagedMerge;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.internal.write.WriterPool;
 
 /**
  * A map task: merges its split's files into part files with {@link JobSettings#MAP_THREADS}
@@ -43,40 +40,25 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
     AttemptOutput output = AttemptOutput.open(conf, context.getTaskAttemptID(), split);
     WriterOptions options = output.options();
     int threads = options.settings().threads();
-    ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
-      Thread thread = new Thread(runnable, "hpf-merge");
-      thread.setDaemon(true);
-      return thread;
-    });
-    Semaphore slots = new Semaphore(threads * 2);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    try (StagedMerge merge = output.merge()) {
+    WriterPool pool = WriterPool.start("hpf-merge", threads);
+    // Closed in reverse: every member handed out is merged (or failed) before an attempt that
+    // failed drops its parts, and no merge thread outlives the attempt.
+    try (pool; StagedMerge merge = output.merge(); MergeQueue queue = new MergeQueue(pool,
+        threads)) {
       long listed = 0;
-      while (failure.get() == null && context.nextKeyValue()) {
+      while (!queue.failed() && context.nextKeyValue()) {
         Source source = context.getCurrentKey().toSource(conf);
         int access = context.getCurrentKey().access();
-        slots.acquire();
-        pool.execute(() -> {
-          try {
-            if (failure.get() == null) {
-              merge.add(source, access);
-              context.getCounter(Counter.FILES_MERGED).increment(1);
-              context.getCounter(Counter.BYTES_MERGED).increment(source.length());
-            }
-          } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-          } finally {
-            slots.release();
-          }
+        queue.submit(() -> {
+          merge.add(source, access);
+          context.getCounter(Counter.FILES_MERGED).increment(1);
+          context.getCounter(Counter.BYTES_MERGED).increment(source.length());
         });
         listed++;
         merged(context, listed);
       }
-      slots.acquire(threads * 2);
-      rethrow(failure.get());
+      queue.finish();
       output.seal(merge.finish());
-    } finally {
-      pool.shutdownNow();
     }
   }
 
@@ -86,14 +68,5 @@ public class MergeMapper extends Mapper<ListedSource, NullWritable, NullWritable
    */
   protected void merged(Context context, long sources) throws IOException {
     context.progress();
-  }
-
-  private static void rethrow(Throwable failure) throws IOException {
-    if (failure == null) {
-      return;
-    }
-    Throwables.throwIfInstanceOf(failure, IOException.class);
-    Throwables.throwIfUnchecked(failure);
-    throw new IOException(failure);
   }
 }

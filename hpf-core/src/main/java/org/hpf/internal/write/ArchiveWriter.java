@@ -1,6 +1,5 @@
 package org.hpf.internal.write;
 
-import com.google.common.base.Throwables;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -11,8 +10,6 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
@@ -442,50 +439,14 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /** Adds sources already collected, merged by the writer's threads. */
   void addSources(java.util.Iterator<Source> sources, boolean replace) throws IOException {
-    Semaphore slots = new Semaphore(options.settings().threads() * 2);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    try {
-      while (failure.get() == null && sources.hasNext()) {
+    try (MergeQueue queue = new MergeQueue(pool, options.settings().threads())) {
+      while (!queue.failed() && sources.hasNext()) {
         Source source = sources.next();
-        slots.acquire();
-        pool.execute(() -> {
-          try {
-            if (failure.get() == null) {
-              add(source, replace);
-            }
-          } catch (Throwable e) {
-            // The first failure, unless a member refused because of another one came first.
-            failure.accumulateAndGet(e, (first, next) -> first == null
-                || first instanceof AbandonedMergeException ? next : first);
-          } finally {
-            slots.release();
-          }
-        });
+        queue.submit(() -> add(source, replace));
       }
-      slots.acquire(options.settings().threads() * 2);
-      slots.release(options.settings().threads() * 2);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while adding sources");
+      queue.finish();
     } catch (UncheckedIOException e) {
-      awaitQuietly(slots);
       throw e.getCause();
-    }
-    Throwable failed = failure.get();
-    if (failed != null) {
-      Throwables.throwIfInstanceOf(failed, IOException.class);
-      Throwables.throwIfUnchecked(failed);
-      throw new IOException(failed);
-    }
-  }
-
-  /** Waits until every task given slots has finished. */
-  private void awaitQuietly(Semaphore slots) {
-    try {
-      slots.acquire(options.settings().threads() * 2);
-      slots.release(options.settings().threads() * 2);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * while its last threads are still on their way out; a change that failed and cleaned up must
  * not return while one of them could still touch the archive.
  */
-final class WriterPool extends ThreadPoolExecutor implements AutoCloseable {
+public final class WriterPool extends ThreadPoolExecutor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WriterPool.class);
   private static final long STOP_MINUTES = 5;
 
@@ -26,10 +26,15 @@ final class WriterPool extends ThreadPoolExecutor implements AutoCloseable {
   }
 
   static WriterPool start(int size) {
+    return start("hpf-writer", size);
+  }
+
+  /** A pool of {@code size} threads named {@code name-1}, {@code name-2}, ... */
+  public static WriterPool start(String name, int size) {
     WriterPool pool = new WriterPool(size);
     AtomicInteger counter = new AtomicInteger();
     pool.setThreadFactory(runnable -> {
-      Thread thread = new Thread(runnable, "hpf-writer-" + counter.incrementAndGet());
+      Thread thread = new Thread(runnable, name + "-" + counter.incrementAndGet());
       thread.setDaemon(true);
       pool.threads.add(thread);
       return thread;
