@@ -37,6 +37,7 @@ import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.ReaderOptions;
 
 /**
@@ -76,10 +77,17 @@ public class HpfFileSystem extends FileSystem {
   public static final int DIRECTORY_SET_DEFAULT = 200_000;
   /**
    * Heap per open archive for the index records of recent gets, so that a warm get of a hot
-   * member reads only its entry; 0 (the default) keeps none. See
-   * {@link org.hpf.ReadSettings#recordCacheBytes}.
+   * member reads only its entry; 0 keeps none. See {@link org.hpf.ReadSettings#recordCacheBytes}.
+   * Unset, it is {@link #RECORD_CACHE_OBJECT_STORE_DEFAULT} over an object store and 0
+   * elsewhere.
    */
   public static final String RECORD_CACHE_KEY = "fs.hpf.record-cache.bytes";
+  /**
+   * Default of {@link #RECORD_CACHE_KEY} over an object store: 4 MiB, about 22,000 records.
+   * There every index read is a request, and programs stat a file before they open it: the
+   * open then finds the record the stat looked up.
+   */
+  public static final long RECORD_CACHE_OBJECT_STORE_DEFAULT = 4 << 20;
   /**
    * Bytes of a part read at once when the members of a listed archive are opened in the order
    * of their entries, as a job's scan opens them: the members that follow are served from that
@@ -113,11 +121,19 @@ public class HpfFileSystem extends FileSystem {
         underlying.getWorkingDirectory().toUri().getPath());
     cache = new ArchiveCache(underlying, conf.getLong(CHECK_INTERVAL_KEY,
         CHECK_INTERVAL_DEFAULT), conf.getInt(DIRECTORY_SET_KEY, DIRECTORY_SET_DEFAULT),
-        ReaderOptions.defaults().withRecordCacheBytes(conf.getLongBytes(RECORD_CACHE_KEY, 0)));
+        ReaderOptions.defaults().withRecordCacheBytes(recordCacheBytes(conf)));
     listing = new ArchiveListing(uri.getAuthority());
     inMemoryLimit = conf.getLong(IN_MEMORY_KEY, IN_MEMORY_DEFAULT);
     readAhead = new ReadAhead(conf.getLongBytes(READ_AHEAD_KEY, READ_AHEAD_DEFAULT),
         inMemoryLimit);
+  }
+
+  private long recordCacheBytes(Configuration conf) throws IOException {
+    if (conf.get(RECORD_CACHE_KEY) != null) {
+      return conf.getLongBytes(RECORD_CACHE_KEY, 0);
+    }
+    return StorageProfile.readOnlyObjectStore(underlying, underlyingRoot, conf)
+        ? RECORD_CACHE_OBJECT_STORE_DEFAULT : 0;
   }
 
   @Override

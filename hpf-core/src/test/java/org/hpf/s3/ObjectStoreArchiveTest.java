@@ -21,6 +21,7 @@ import org.hpf.ArchiveReader;
 import org.hpf.ArchiveWriter;
 import org.hpf.HpfArchive;
 import org.hpf.UnsupportedStoreException;
+import org.hpf.fs.HpfFileSystem;
 import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
@@ -134,6 +135,49 @@ class ObjectStoreArchiveTest {
         }
       }
       return counters(counted);
+    }
+  }
+
+  /**
+   * Through hpf:// over an object store, a stat and then an open of a member (as Hadoop's tools
+   * and jobs read a file) look its record up once: an index read is a request there, so the
+   * file system keeps a record cache unless told otherwise. Without one, the open looks the
+   * record up again. Read with the classic stream, which sends a GET per read here (the
+   * analytics stream fetches an object this small whole, on its first read).
+   */
+  @Test
+  void hpfStatThenOpenLooksTheRecordUpOnce() throws IOException {
+    Configuration classic = uncached(server.configuration());
+    classic.set("fs.s3a.input.stream.type", "classic");
+    Map<String, Long> cached = statThenOpen(classic);
+    Configuration none = new Configuration(classic);
+    none.setLong(HpfFileSystem.RECORD_CACHE_KEY, 0);
+    Map<String, Long> notCached = statThenOpen(none);
+    System.out.println(MEMBERS + " stats and opens through hpf://: " + cached
+        + " with the default record cache, " + notCached + " without");
+    // At least one per member: a slower run may also check the generation once more.
+    assertThat(notCached.get(GET) - cached.get(GET)).as("GETs the record cache saves")
+        .isGreaterThanOrEqualTo(MEMBERS);
+  }
+
+  /** The requests of a stat, then an open and read, of every member through hpf://. */
+  private static Map<String, Long> statThenOpen(Configuration conf) throws IOException {
+    Path root = new Path("hpf://s3a-" + S3Server.BUCKET + "/archives/a.hpf/");
+    FileSystem store;
+    try (FileSystem hpf = FileSystem.newInstance(root.toUri(), conf)) {
+      store = ((HpfFileSystem) hpf).getUnderlyingFileSystem();
+      for (Map.Entry<String, byte[]> member : MEMBER_BYTES.entrySet()) {
+        Path path = new Path(root, member.getKey());
+        assertThat(hpf.getFileStatus(path).getLen()).isEqualTo(member.getValue().length);
+        try (FSDataInputStream in = hpf.open(path)) {
+          assertArrayEquals(member.getValue(), in.readAllBytes());
+        }
+      }
+    }
+    // The archive's files stay open until the file system closes, and only then add their
+    // requests to the store's statistics.
+    try (store) {
+      return counters(store);
     }
   }
 
