@@ -14,6 +14,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
+import org.hpf.bench.CliBuild;
 import org.hpf.bench.Results;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +43,9 @@ class ExtractSuiteIT {
     config.tree = tree.toFile();
     config.runs = 2;
     config.out = dir.resolve("out").toFile();
-    config.hpf = new File(System.getProperty("hpf.root"), "bin/hpf");
+    File root = new File(System.getProperty("hpf.root"));
+    CliBuild.awaitPackaged(root);
+    config.hpf = new File(root, "bin/hpf");
     assertEquals(null, config.problem());
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     ExtractRun.ExtractResults r = new ExtractRun(config, new PrintStream(log, true,
