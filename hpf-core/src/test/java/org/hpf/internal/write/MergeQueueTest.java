@@ -24,7 +24,7 @@ class MergeQueueTest {
       MergeQueue queue = new MergeQueue(pool, 2);
       queue.submit(() -> {
         running.countDown();
-        sleep(300);
+        sleep(300); // still merging when close is called: close must wait it out
         done.set(true);
       });
       running.await();
@@ -51,7 +51,7 @@ class MergeQueueTest {
       queue.submit(() -> {
         bothRunning.countDown();
         await(refused);
-        sleep(50);
+        sleep(50); // lets the refusal be recorded first, the order this test is about
         throw cause;
       });
       IOException reported = assertThrows(IOException.class, queue::finish);

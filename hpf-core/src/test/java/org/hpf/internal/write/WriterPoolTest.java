@@ -43,7 +43,7 @@ class WriterPoolTest {
     pool.execute(() -> {
       running.countDown();
       try {
-        Thread.sleep(60_000);
+        Thread.sleep(60_000); // a task that would outlast the test unless close interrupts it
       } catch (InterruptedException e) {
         interrupted.set(true);
       }
