@@ -12,4 +12,19 @@ public class ArchiveExistsException extends HpfException {
   public ArchiveExistsException(String archive) {
     super(archive + " already exists; choose another path or remove it first");
   }
+
+  /**
+   * An error about a path that holds what a create that never committed left, where recovery
+   * removes that.
+   *
+   * @param archive the path
+   */
+  public static ArchiveExistsException ofUncommittedCreate(String archive) {
+    return new ArchiveExistsException(archive + " holds what a create that never committed "
+        + "left: hpf recover removes it; then create again", true);
+  }
+
+  private ArchiveExistsException(String message, boolean whole) {
+    super(message);
+  }
 }

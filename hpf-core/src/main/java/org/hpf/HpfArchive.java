@@ -79,7 +79,7 @@ public final class HpfArchive {
    * @return a writer; nothing is visible until its first commit
    * @throws ArchiveExistsException if {@code archive} is a directory that is not empty
    * @throws UnsupportedStoreException if {@code archive} is on a store where hpf cannot commit
-   *     safely (an object store such as S3)
+   *     safely (a store with neither an atomic rename nor a conditional create)
    * @throws IOException if the file system fails
    */
   public static ArchiveWriter create(Path archive, Configuration conf) throws IOException {
@@ -97,7 +97,7 @@ public final class HpfArchive {
    * @throws ArchiveExistsException if {@code archive} is a directory that is not empty
    * @throws LimitExceededException if the bucket capacity does not fit one block
    * @throws UnsupportedStoreException if {@code archive} is on a store where hpf cannot commit
-   *     safely (an object store such as S3)
+   *     safely (a store with neither an atomic rename nor a conditional create)
    * @throws IOException if the file system fails
    */
   public static ArchiveWriter create(Path archive, Configuration conf, ArchiveSettings layout,
@@ -138,7 +138,7 @@ public final class HpfArchive {
    * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
    * @throws ArchiveLockedException if another writer holds the archive
    * @throws UnsupportedStoreException if {@code archive} is on a store where hpf cannot commit
-   *     safely (an object store such as S3)
+   *     safely (a store with neither an atomic rename nor a conditional create)
    * @throws IOException if recovering what a dead writer left fails, or the file system fails
    */
   public static ArchiveWriter openWriter(Path archive, Configuration conf) throws IOException {
@@ -156,7 +156,7 @@ public final class HpfArchive {
    * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
    * @throws ArchiveLockedException if another writer holds the archive
    * @throws UnsupportedStoreException if {@code archive} is on a store where hpf cannot commit
-   *     safely (an object store such as S3)
+   *     safely (a store with neither an atomic rename nor a conditional create)
    * @throws IOException if recovery fails, or the file system fails
    */
   public static ArchiveWriter openWriter(Path archive, Configuration conf,

@@ -26,6 +26,19 @@ public class NoCommittedGenerationException extends HpfException {
     super(message(archive, journalPresent, manifestsDirectoryPresent));
   }
 
+  private NoCommittedGenerationException(String message) {
+    super(message);
+  }
+
+  /**
+   * For an archive whose first generation's name a removal marker holds: recovery is removing
+   * what a create that never committed left, or died doing so.
+   */
+  public static NoCommittedGenerationException beingRemoved(String archive) {
+    return new NoCommittedGenerationException(archive + " has no committed generation: what a "
+        + "create that never committed left is being removed (hpf recover finishes that)");
+  }
+
   private static String message(String archive, boolean journal, boolean manifestsDirectory) {
     if (journal) {
       return archive + " has no committed generation (a create was interrupted: its journal is"

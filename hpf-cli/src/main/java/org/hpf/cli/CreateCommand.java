@@ -6,11 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
-import org.hpf.ArchiveExistsException;
 import org.hpf.internal.admin.OwnerSplit;
 import org.hpf.internal.build.JobDriver;
+import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.CreateResult;
+import org.hpf.internal.write.UncommittedCreate;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -109,7 +110,8 @@ final class CreateCommand extends HpfSubcommand {
         swapped.addAll(paths.subList(1, paths.size()));
         throw swappedArguments(paths.get(0), String.join(" ", swapped));
       }
-      throw new ArchiveExistsException(archive.toString());
+      throw UncommittedCreate.existsError(HdfsIntegration.storage(fileSystem(archive),
+          fileSystem(archive).makeQualified(archive)));
     }
 
     if (mapreduce) {

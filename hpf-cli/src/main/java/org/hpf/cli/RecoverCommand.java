@@ -16,7 +16,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "recover", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Brings back an archive whose writer died (docs/CRASH-SAFETY.md): commits"
         + " what the dead writer's journal acknowledged, removes stale journals and every file"
-        + " no kept generation names. Every writer does this when it opens an archive; run it"
+        + " no kept generation names. On an object store, where nothing is journaled, it"
+        + " removes what a create that never committed left, pending uploads included, so that"
+        + " the create can run again. Every writer does this when it opens an archive; run it"
         + " yourself to tidy up, or with --break-lock when a dead writer's lock blocks others"
         + " (exit code 7).",
         "Safe to run at any time: an archive in good order is left as it is."},
@@ -43,8 +45,8 @@ final class RecoverCommand extends HpfSubcommand {
       if (holder != null) {
         out().println("broke the lock of " + holder);
       }
-      out().println("recovered " + archivePath + ": " + report.describe() + " (generation "
-          + report.generation() + ")");
+      out().println("recovered " + archivePath + ": " + report.describe()
+          + (report.removedCreate() ? "" : " (generation " + report.generation() + ")"));
     }
     return ExitCodes.OK;
   }

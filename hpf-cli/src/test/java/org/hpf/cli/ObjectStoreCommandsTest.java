@@ -102,6 +102,39 @@ class ObjectStoreCommandsTest {
   }
 
   /**
+   * A create that never committed (its writer paused, its parts published) is no archive: a
+   * create there is refused and told to recover; `hpf recover --break-lock` removes what it left,
+   * and the create then runs. The paused writer, closing at last, leaves the new archive alone.
+   */
+  @Test
+  void recoverRemovesACreateThatNeverCommitted() throws Exception {
+    String fresh = server.bucketRoot() + "never-committed.hpf";
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(fresh);
+    org.hpf.internal.write.ArchiveWriter paused = org.hpf.internal.write.ArchiveWriter.create(
+        server.configuration(), path, org.hpf.internal.write.WriterOptions.builder()
+            .layout(l -> l.withPartSize(1024)).build());
+    for (Map.Entry<String, byte[]> file : files.entrySet()) {
+      paused.add(file.getKey(), file.getValue(), 0);
+    }
+    assertTrue(BucketKeys.files(s3, path).stream().anyMatch(f -> f.startsWith("part-")));
+
+    Cli.Result refused = Cli.run(withSite(List.of("create", src.toString(), fresh), site));
+    assertEquals(ExitCodes.EXISTS, refused.code(), refused::toString);
+    assertTrue(refused.stderr().contains("a create that never committed left: hpf recover "
+        + "removes it"), refused::toString);
+
+    Cli.Result recovered = Cli.run(withSite(List.of("recover", "--break-lock", fresh), site));
+    assertEquals(ExitCodes.OK, recovered.code(), recovered::toString);
+    assertTrue(recovered.out().contains("removed what a create that never committed left"),
+        recovered::toString);
+    assertTrue(!s3.exists(path), "no object left");
+
+    assertRunAndHold(List.of(List.of("create", src.toString(), fresh)), site, fresh, files);
+    paused.close();
+    assertRunAndHold(List.of(List.of("verify", fresh)), site, fresh, files);
+  }
+
+  /**
    * Each command succeeds; then the archive lists exactly {@code expected}, and its last
    * member reads back.
    */

@@ -82,7 +82,8 @@ public final class ArchiveJob extends Configured implements Tool {
    * @throws org.hpf.DuplicateNameException if two sources give one name
    * @throws org.hpf.SourceException if a source is missing or not a directory
    * @throws org.hpf.UnsupportedStoreException if {@code archive} is on a store where hpf cannot
-   *     commit safely (an object store such as S3); nothing is written
+   *     commit safely (one with neither an atomic rename nor a conditional create); nothing is
+   *     written
    * @throws ArchiveJobException if the job fails (the message has the failing task's error);
    *     a job whose commit published the generation returns, with warnings, even if it
    *     reported a failure afterwards
@@ -104,7 +105,8 @@ public final class ArchiveJob extends Configured implements Tool {
    * @throws org.hpf.NameExistsException if the archive has some of the names
    * @throws org.hpf.ArchiveLockedException if a writer holds the archive
    * @throws org.hpf.UnsupportedStoreException if {@code archive} is on a store where hpf cannot
-   *     commit safely (an object store such as S3); nothing is written
+   *     commit safely (one with neither an atomic rename nor a conditional create); nothing is
+   *     written
    * @throws ArchiveJobException if the job fails
    * @throws IOException if the file system fails
    */

@@ -132,6 +132,7 @@ abstract class GoldenArchiveChecks {
       case DIRECTORY -> 1;
       case PART -> version >= 3 ? 2 : 1; // chunk checksums from format 3 on
       case INDEX, NAMES -> version >= 4 ? 3 : Math.min(version, 2); // access ids in format 4
+      case REMOVAL -> throw new IllegalArgumentException("a committed archive has no " + kind);
     };
   }
 

@@ -18,9 +18,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.hpf.ArchiveExistsException;
 import org.hpf.ConcurrentCommitException;
+import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.RemovalMarker;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.read.ArchiveVerifier;
@@ -122,9 +125,7 @@ class ObjectStoreWriteTest {
       SortedSet<String> published = BucketKeys.files(breakerFs, archive);
       assertThat(published).as("parts the stalled writer sealed")
           .anyMatch(key -> key.startsWith("part-") && ArchiveLayout.partId(key) >= 1);
-
-      WriterOptions breaking = options(1).toBuilder().settings(s -> s.breakLock(true)).build();
-      Recovery.Report report = ArchiveWriter.recover(breakerFs.getConf(), archive, breaking);
+      Recovery.Report report = ArchiveWriter.recover(breakerFs.getConf(), archive, breaking());
       assertThat(report.generation()).isEqualTo(2);
       assertThat(report.rolledBack()).contains("generation 2 is generation 1 again");
       assertThat(BucketKeys.files(breakerFs, archive))
@@ -149,13 +150,9 @@ class ObjectStoreWriteTest {
     FileSystem s3 = cached(conf);
     Path archive = archive(test);
     Map<String, byte[]> members = new LinkedHashMap<>();
-    try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options(1))) {
-      addMembers(writer, members, "seed", 2);
-      writer.commit();
-    }
+    createWith(conf, archive, members, "seed", 2);
     ArchiveWriter loser = ArchiveWriter.open(conf, archive, options(1));
-    WriterOptions breaking = options(1).toBuilder().settings(s -> s.breakLock(true)).build();
-    try (ArchiveWriter winner = ArchiveWriter.open(conf, archive, breaking)) {
+    try (ArchiveWriter winner = ArchiveWriter.open(conf, archive, breaking())) {
       // Both start their change on the same committed generation: the same first part id.
       loser.add("loser", new byte[] {1}, 0);
       addMembers(winner, members, "winner", 1);
@@ -245,10 +242,7 @@ class ObjectStoreWriteTest {
         conf)) {
       Path archive = archive(test);
       Map<String, byte[]> members = new LinkedHashMap<>();
-      try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options(1))) {
-        addMembers(writer, members, "a", 3);
-        writer.commit();
-      }
+      createWith(conf, archive, members, "a", 3);
       // A part larger than the upload's part size, never closed: its upload stays pending.
       FSDataOutputStream abandoned = s3.create(new Path(archive, ArchiveLayout.part(99)));
       abandoned.write(new byte[6 << 20]);
@@ -258,6 +252,111 @@ class ObjectStoreWriteTest {
       assertThat(s3.listMultipartUploads(prefix)).isEmpty();
       assertHolds(s3, archive, members, 1);
     }
+  }
+
+  /**
+   * A create that never committed, its writer stalled past its lock with parts published and an
+   * upload pending: it is not an archive, and a create there is told to recover. Recovery,
+   * breaking the lock, removes every object and the upload, so the path is free again; the
+   * stalled writer, resuming, cannot commit (the files its manifest would name are gone) and
+   * removes what it wrote since. A create there then succeeds.
+   */
+  @Test
+  void aCreateThatNeverCommittedIsRemovedByRecovery(TestInfo test) throws IOException {
+    Configuration conf = server.configuration();
+    conf.setLong("fs.s3a.multipart.size", 5 << 20);
+    conf.setBoolean("fs.s3a.impl.disable.cache", true);
+    try (S3AFileSystem s3 = (S3AFileSystem) FileSystem.newInstance(server.bucketRoot().toUri(),
+        conf)) {
+      Path archive = archive(test);
+      String prefix = s3.pathToKey(archive) + "/";
+      ArchiveWriter stalled = ArchiveWriter.create(conf, archive, options(1));
+      addMembers(stalled, new LinkedHashMap<>(), "lost", 20);
+      FSDataOutputStream abandoned = s3.create(new Path(archive, ArchiveLayout.part(99)));
+      abandoned.write(new byte[6 << 20]);
+      assertThat(BucketKeys.files(s3, archive)).anyMatch(key -> key.startsWith("part-"));
+      assertThat(s3.listMultipartUploads(prefix)).hasSize(1);
+
+      assertThrows(NoCommittedGenerationException.class,
+          () -> HpfReader.open(s3, archive, ReaderOptions.defaults()));
+      assertThat(assertThrows(ArchiveExistsException.class,
+          () -> ArchiveWriter.create(conf, archive, options(1))))
+          .hasMessageContaining("a create that never committed").hasMessageContaining("recover");
+      Recovery.Report report = ArchiveWriter.recover(conf, archive, breaking());
+      assertThat(report.removedCreate()).isTrue();
+      assertThat(report.describe()).contains("never committed");
+      assertThat(s3.exists(archive)).as("any object or directory marker").isFalse();
+      assertThat(s3.listMultipartUploads(prefix)).isEmpty();
+
+      assertThat(assertThrows(ConcurrentCommitException.class, stalled::commit))
+          .hasMessageContaining("is gone");
+      stalled.close();
+      assertThat(s3.exists(archive)).isFalse();
+
+      Map<String, byte[]> members = new LinkedHashMap<>();
+      createWith(conf, archive, members, "again", 5);
+      assertHolds(s3, archive, members, 1);
+    }
+  }
+
+  /**
+   * Once recovery removed a create that never committed, its names are free: another create
+   * takes them (its first parts have the same names) and commits. The first creator, paused
+   * through all this, then fails to commit and cleans up, and leaves every file of the new
+   * archive alone, although it created files of the same names before.
+   */
+  @Test
+  void aPausedCreatorLeavesTheArchiveCreatedAfterItsRemoval(TestInfo test) throws IOException {
+    Configuration conf = server.configuration();
+    FileSystem s3 = cached(conf);
+    Path archive = archive(test);
+    ArchiveWriter paused = ArchiveWriter.create(conf, archive, options(1));
+    addMembers(paused, new LinkedHashMap<>(), "lost", 20);
+    SortedSet<String> pausedFiles = BucketKeys.files(s3, archive);
+    assertThat(ArchiveWriter.recover(conf, archive, breaking()).removedCreate()).isTrue();
+
+    Map<String, byte[]> members = new LinkedHashMap<>();
+    createWith(conf, archive, members, "kept", 20);
+    assertThat(BucketKeys.files(s3, archive)).as("names both creates wrote")
+        .containsAnyElementsOf(pausedFiles.stream().filter(f -> f.startsWith("part-")).toList());
+
+    assertThrows(ConcurrentCommitException.class, paused::commit);
+    paused.close();
+    assertHolds(s3, archive, members, 1);
+    ArchiveStorage storage = HdfsIntegration.storage(s3, archive);
+    Set<String> named = new TreeSet<>(filesOf(storage, 1));
+    named.add(Manifest.fileName(1));
+    assertThat(BucketKeys.files(s3, archive)).isEqualTo(named);
+  }
+
+  /**
+   * A removal that died after taking generation 1's name: readers are told the archive is being
+   * removed, a stalled creator cannot commit while the marker is there, and the next recovery
+   * (here, opening a writer, which then reports that there is no archive) finishes the removal.
+   */
+  @Test
+  void aRemovalThatDiedIsFinishedByTheNextRecovery(TestInfo test) throws IOException {
+    Configuration conf = server.configuration();
+    FileSystem s3 = cached(conf);
+    Path archive = archive(test);
+    ArchiveWriter stalled = ArchiveWriter.create(conf, archive, options(1));
+    addMembers(stalled, new LinkedHashMap<>(), "lost", 20);
+    try (FSDataOutputStream marker = s3.create(new Path(archive, RemovalMarker.NAME))) {
+      marker.write(RemovalMarker.bytes());
+    }
+    assertThat(assertThrows(NoCommittedGenerationException.class,
+        () -> HpfReader.open(s3, archive, ReaderOptions.defaults())))
+        .hasMessageContaining("being removed");
+    assertThat(assertThrows(ConcurrentCommitException.class, stalled::commit))
+        .hasMessageContaining("its manifest exists");
+    stalled.close();
+    try (FSDataOutputStream left = s3.create(new Path(archive, ArchiveLayout.part(50)))) {
+      left.write(new byte[100]); // as a writer that died would leave it
+    }
+    assertThat(assertThrows(java.io.FileNotFoundException.class,
+        () -> ArchiveWriter.open(conf, archive, breaking())))
+        .hasMessageContaining("a create that never committed was there");
+    assertThat(s3.exists(archive)).isFalse();
   }
 
   private static boolean isPartOf(FileSystem fs, Path archive, String key) {
@@ -295,6 +394,20 @@ class ObjectStoreWriteTest {
       byte[] bytes = (name + " ").repeat(20 + i * 13).getBytes(StandardCharsets.UTF_8);
       writer.add(name, bytes, 1_700_000_000_000L + i);
       members.put(name, bytes);
+    }
+  }
+
+  /** A writer's options that break the lock first. */
+  private static WriterOptions breaking() {
+    return options(1).toBuilder().settings(s -> s.breakLock(true)).build();
+  }
+
+  /** Creates {@code archive} with {@code count} members, committed, noted in {@code members}. */
+  private static void createWith(Configuration conf, Path archive, Map<String, byte[]> members,
+      String prefix, int count) throws IOException {
+    try (ArchiveWriter writer = ArchiveWriter.create(conf, archive, options(1))) {
+      addMembers(writer, members, prefix, count);
+      writer.commit();
     }
   }
 

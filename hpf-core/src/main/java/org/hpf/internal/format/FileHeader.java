@@ -37,6 +37,12 @@ public final class FileHeader {
     return buf.array();
   }
 
+  /** The archive id of a header, unchecked. */
+  public static ArchiveId archiveIdOf(byte[] header) {
+    ByteBuffer buf = ByteBuffer.wrap(header, 8, ArchiveId.BYTES);
+    return new ArchiveId(buf.getLong(), buf.getLong());
+  }
+
   /**
    * Checks the header at the buffer's position and advances past it.
    *

@@ -10,7 +10,9 @@ public enum FileKind {
   INDEX(3, 3),
   PART(4, 2),
   NAMES(5, 3),
-  JOURNAL(6, 4);
+  JOURNAL(6, 4),
+  /** Generation 1's manifest name, held while recovery removes a create that never committed. */
+  REMOVAL(7, 1);
 
   private final int code;
   private final int version;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hpf.CorruptArchiveException;
 import org.hpf.MemberAccess;
+import org.hpf.NoCommittedGenerationException;
 
 /**
  * What one committed generation consists of (docs/FORMAT.md, "Manifest"). Immutable.
@@ -340,7 +341,11 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
   public static Manifest read(org.hpf.internal.io.ArchiveStorage storage, long generation)
       throws java.io.IOException {
     String name = fileName(generation);
-    ByteBuffer body = SealedFile.read(storage, name, FileKind.MANIFEST, null);
+    byte[] bytes = SealedFile.readBytes(storage, name, FileKind.MANIFEST);
+    if (generation == 1 && RemovalMarker.is(bytes)) {
+      throw NoCommittedGenerationException.beingRemoved(storage.location());
+    }
+    ByteBuffer body = SealedFile.check(bytes, storage.location(name), FileKind.MANIFEST, null);
     ByteBuffer header = ByteBuffer.wrap(body.array());
     ArchiveId id = FileHeader.check(header, storage.location(name), FileKind.MANIFEST, null);
     Manifest manifest = parse(id, body, storage.location(name), FileHeader.version(header, 0));

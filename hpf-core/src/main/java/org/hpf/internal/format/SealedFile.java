@@ -20,15 +20,19 @@ public final class SealedFile {
    */
   public static ByteBuffer read(ArchiveStorage storage, String name, FileKind kind,
       ArchiveId archiveId) throws IOException {
-    byte[] bytes;
+    return check(readBytes(storage, name, kind), storage.location(name), kind, archiveId);
+  }
+
+  /** The file's bytes, unchecked but for a size that a {@code kind} file can have. */
+  static byte[] readBytes(ArchiveStorage storage, String name, FileKind kind)
+      throws IOException {
     try (ArchiveInput in = storage.open(name)) {
       if (in.length() > MAX_WHOLE_FILE) {
         throw new CorruptArchiveException(storage.location(name), 0,
             "implausibly large " + kind + " file: " + in.length() + " bytes");
       }
-      bytes = in.readFully(0, (int) in.length());
+      return in.readFully(0, (int) in.length());
     }
-    return check(bytes, storage.location(name), kind, archiveId);
   }
 
   /** As {@link #read} for bytes already in memory. */

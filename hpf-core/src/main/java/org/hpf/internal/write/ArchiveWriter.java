@@ -13,7 +13,6 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
-import org.hpf.ArchiveExistsException;
 import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
@@ -138,7 +137,7 @@ public final class ArchiveWriter implements AutoCloseable {
   public static ArchiveWriter create(Configuration conf, ArchiveStorage storage,
       WriterOptions options) throws IOException {
     if (storage.rootExistsNonEmpty()) {
-      throw new ArchiveExistsException(storage.location());
+      throw UncommittedCreate.existsError(storage);
     }
     long blockSize = options.layout().blockSize() > 0 ? options.layout()
         .blockSize() : storage.defaultBlockSize();
@@ -153,7 +152,7 @@ public final class ArchiveWriter implements AutoCloseable {
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-      return new ArchiveWriter(conf, lock.fence(owning(storage)), options, lock, pool, null,
+      return new ArchiveWriter(conf, lock.fence(owning(storage, id)), options, lock, pool, null,
           new NewArchive(id, capacity, blockSize, options.layout().partSize(), given));
     } catch (IOException | RuntimeException | Error e) {
       pool.close();
@@ -180,6 +179,18 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public static ArchiveWriter open(Configuration conf, ArchiveStorage storage,
       WriterOptions options) throws IOException {
+    Recovered opened = openRecovered(conf, storage, options);
+    if (opened.writer() == null) {
+      throw UncommittedCreate.removedError(storage.location());
+    }
+    return opened.writer();
+  }
+
+  /** A writer on the archive, or none where recovery removed a create that never committed. */
+  private record Recovered(ArchiveWriter writer, Recovery.Report report) {}
+
+  private static Recovered openRecovered(Configuration conf, ArchiveStorage storage,
+      WriterOptions options) throws IOException {
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
@@ -188,27 +199,45 @@ public final class ArchiveWriter implements AutoCloseable {
     }
     WriterLock lock = WriterLock.acquire(storage, "writer");
     WriterPool pool = WriterPool.start(options.settings().threads());
+    Recovery.Report report;
     try {
       ArchiveStorage fenced = lock.fence(owning(storage));
-      Recovery.Report report = Recovery.run(fenced, options, pool);
-      return new ArchiveWriter(conf, fenced, options, lock, pool, report, null);
+      report = Recovery.run(fenced, options, pool);
+      if (!report.removedCreate()) {
+        return new Recovered(new ArchiveWriter(conf, fenced, options, lock, pool, report, null),
+            report);
+      }
     } catch (IOException | RuntimeException | Error e) {
       pool.close();
       lock.release();
       throw e;
     }
+    pool.close();
+    lock.release();
+    storage.deleteEmptyDirectories(Manifest.DIR); // the directory markers left
+    return new Recovered(null, report);
   }
 
   /** {@code storage}, knowing this writer's own files where names alone do not tell. */
   private static ArchiveStorage owning(ArchiveStorage storage) throws IOException {
-    return storage.profile() == StorageProfile.CONDITIONAL_CREATE ? new OwnFiles(storage)
-        : storage;
+    return owning(storage, null);
+  }
+
+  /** As {@link #owning(ArchiveStorage)}, for a create of the archive {@code creating}. */
+  private static ArchiveStorage owning(ArchiveStorage storage, ArchiveId creating)
+      throws IOException {
+    return storage.profile() == StorageProfile.CONDITIONAL_CREATE
+        ? new OwnFiles(storage, creating) : storage;
   }
 
   /** Recovers an archive whose writer died, and releases it. */
   public static Recovery.Report recover(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    ArchiveWriter writer = open(conf, archive, options);
+    Recovered opened = openRecovered(conf, storageFor(conf, archive, options), options);
+    ArchiveWriter writer = opened.writer();
+    if (writer == null) {
+      return opened.report();
+    }
     writer.close();
     return writer.recovery.withWarnings(writer.closeWarnings());
   }
@@ -881,10 +910,11 @@ public final class ArchiveWriter implements AutoCloseable {
         if (failedCreate) {
           // Nothing was committed and nobody else can have used this directory: remove it,
           // before the release, so that the lock confirms it was not taken over meanwhile. On
-          // an object store only this writer's files: there the lock does not exclude.
+          // an object store, where the lock does not exclude, behind a removal marker: another
+          // writer's create can then not commit in between, nor lose a file once committed.
           try {
-            if (storage instanceof OwnFiles own) {
-              own.deleteAll();
+            if (storage instanceof OwnFiles) {
+              UncommittedCreate.remove(storage);
             } else {
               storage.deleteRoot();
             }

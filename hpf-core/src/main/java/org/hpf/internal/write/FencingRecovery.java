@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import org.hpf.ConcurrentCommitException;
+import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.RemovalMarker;
 import org.hpf.internal.io.ArchiveStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * stores"). A writer there keeps no journal (an object is seen only once closed), so a change
  * that did not commit is dropped, never redone; its sources are still where they were, since
  * sources are deleted only after a commit. What it wrote is collected, together with the uploads
- * it left pending.
+ * it left pending; a create that never committed is removed whole ({@link UncommittedCreate}).
  *
  * <p>The files it left are those no committed generation names beyond the fence: of the next
  * generation, or parts at or above the newest generation's part id floor. Their writer may only
@@ -31,6 +33,19 @@ final class FencingRecovery {
 
   private FencingRecovery() {}
 
+  /** The manifest of {@code newest}, or null where a removal marker holds generation 1's name. */
+  private static Manifest newestManifest(ArchiveStorage storage, long newest)
+      throws IOException {
+    try {
+      return Manifest.read(storage, newest);
+    } catch (NoCommittedGenerationException e) {
+      if (newest == 1 && RemovalMarker.isAt(storage)) {
+        return null; // a removal that died: finish it
+      }
+      throw e;
+    }
+  }
+
   static Recovery.Report run(ArchiveStorage storage, WriterOptions options) throws IOException {
     int uploads = storage.abortPendingUploads();
     int leftovers = 0;
@@ -42,12 +57,17 @@ final class FencingRecovery {
     }
     for (int attempt = 1; ; attempt++) {
       long newest = Recovery.committedGeneration(storage);
-      if (newest == 0) {
-        // A create that never committed: opening it reports that; the directory is its
-        // creator's to remove.
-        return new Recovery.Report(0, false, 0, 0, 0, false, 0, 0, null, List.of());
+      Manifest current = newest == 0 ? null : newestManifest(storage, newest);
+      if (current == null) {
+        int removed = UncommittedCreate.remove(storage);
+        if (removed < 0) {
+          continue; // generation 1 committed meanwhile: recover that archive
+        }
+        Recovery.Report report = Recovery.Report.removed(leftovers + removed);
+        LOG.warn("recovered {}: {}; aborted {} pending uploads", storage.location(),
+            report.describe(), uploads);
+        return report;
       }
-      Manifest current = Manifest.read(storage, newest);
       Set<String> referenced = GarbageCollector.filesOf(storage, current);
       int beyond = 0;
       int partIdsAbove = 0;

@@ -5,7 +5,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.hpf.ConcurrentCommitException;
-import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.ArchiveId;
+import org.hpf.internal.format.FileHeader;
+import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.ForwardingOutput;
@@ -15,15 +17,28 @@ import org.hpf.internal.io.ForwardingStorage;
  * The storage of a writer on an object store, which knows the files this writer created: there
  * a create fails only at close, where another writer's object took the name, so a file's name
  * alone does not tell whose it is. A writer cleaning up after a failure deletes only files whose
- * create succeeded here ({@link #deleteCreated}); a create that fails removes exactly those
- * ({@link #deleteAll}), never the directory with all it holds, since the lock does not exclude
- * another writer there.
+ * create succeeded here ({@link #deleteCreated}), since the lock does not exclude another writer
+ * there. (A create that fails removes the directory whole, behind a removal marker:
+ * {@link UncommittedCreate}.)
  */
 final class OwnFiles extends ForwardingStorage {
   private final Set<String> own = ConcurrentHashMap.newKeySet();
+  /** The archive a create writes (its files carry its id), or null for other changes. */
+  private final ArchiveId creating;
 
   OwnFiles(ArchiveStorage storage) {
+    this(storage, null);
+  }
+
+  /**
+   * For a create of the archive {@code creating}: what a create wrote is removed whole when it
+   * never commits, so its names are free again for another create (a writer paused past a
+   * broken lock may still hold them as its own). A file of its name is deleted only where it
+   * carries this create's archive id.
+   */
+  OwnFiles(ArchiveStorage storage, ArchiveId creating) {
     super(storage);
+    this.creating = creating;
   }
 
   @Override
@@ -43,15 +58,21 @@ final class OwnFiles extends ForwardingStorage {
 
   @Override
   public void deleteCreated(String name) throws IOException {
-    if (own.remove(name)) {
+    if (own.remove(name) && carriesThisCreate(name)) {
       super.delete(name);
     }
   }
 
-  /** Deletes every file created through this storage, then the directories if left empty. */
-  void deleteAll() throws IOException {
-    deleteOwn();
-    deleteEmptyDirectories(Manifest.DIR);
+  private boolean carriesThisCreate(String name) throws IOException {
+    if (creating == null) {
+      return true;
+    }
+    try (ArchiveInput in = open(name)) {
+      return in.length() >= FileHeader.SIZE && FileHeader.archiveIdOf(in.readFully(0,
+          FileHeader.SIZE)).equals(creating);
+    } catch (java.io.FileNotFoundException e) {
+      return false;
+    }
   }
 
   /** Deletes every file created through this storage. */

@@ -47,24 +47,45 @@ public final class Recovery {
    */
   public record Report(int staleJournals, boolean rolledForward, long generation, long entries,
       long droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted,
-      String rolledBack, List<String> warnings) {
+      String rolledBack, boolean removedCreate, List<String> warnings) {
 
     public Report {
       warnings = List.copyOf(warnings);
     }
 
+    /** A report of an archive that is still there. */
+    public Report(int staleJournals, boolean rolledForward, long generation, long entries,
+        long droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted,
+        String rolledBack, List<String> warnings) {
+      this(staleJournals, rolledForward, generation, entries, droppedEntries, tornTail,
+          salvagedParts, filesDeleted, rolledBack, false, warnings);
+    }
+
+    /**
+     * Recovery removed what a create that never committed left ({@code filesDeleted} files): no
+     * archive is there now, as before that create.
+     */
+    static Report removed(int filesDeleted) {
+      return new Report(0, false, 0, 0, 0, false, 0, filesDeleted, null, true, List.of());
+    }
+
     /** This report with {@code more} warnings (those of closing the writer, say). */
     public Report withWarnings(List<String> more) {
       return new Report(staleJournals, rolledForward, generation, entries, droppedEntries,
-          tornTail, salvagedParts, filesDeleted, rolledBack, Warnings.join(warnings, more));
+          tornTail, salvagedParts, filesDeleted, rolledBack, removedCreate,
+          Warnings.join(warnings, more));
     }
 
     public boolean didAnything() {
       return staleJournals > 0 || rolledForward || filesDeleted > 0 || droppedEntries > 0
-          || rolledBack != null;
+          || rolledBack != null || removedCreate;
     }
 
     public String describe() {
+      if (removedCreate) {
+        return "removed what a create that never committed left (" + filesDeleted + " files): "
+            + "there is no archive, as before that create; run it again";
+      }
       if (!didAnything()) {
         return "nothing to recover";
       }

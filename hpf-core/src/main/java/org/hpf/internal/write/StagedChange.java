@@ -14,7 +14,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.hpf.ArchiveExistsException;
 import org.hpf.CorruptArchiveException;
 import org.hpf.HpfException;
 import org.hpf.MemberAccess;
@@ -93,7 +92,7 @@ public final class StagedChange implements AutoCloseable {
       throws IOException {
     ArchiveStorage storage = storageFor(conf, archive, options);
     if (storage.rootExistsNonEmpty()) {
-      throw new ArchiveExistsException(storage.location());
+      throw UncommittedCreate.existsError(storage);
     }
     long blockSize = options.layout().blockSize() > 0 ? options.layout()
         .blockSize() : storage.defaultBlockSize();
@@ -130,7 +129,11 @@ public final class StagedChange implements AutoCloseable {
     storage = lock.fence(storage);
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {
-      Recovery.run(storage, options, pool);
+      if (Recovery.run(storage, options, pool).removedCreate()) {
+        lock.release();
+        storage.deleteEmptyDirectories(Manifest.DIR);
+        throw UncommittedCreate.removedError(storage.location());
+      }
       long generation = Recovery.committedGeneration(storage);
       if (generation == 0) {
         throw new NoCommittedGenerationException(storage.location(), false);
@@ -481,7 +484,10 @@ public final class StagedChange implements AutoCloseable {
     try {
       removeStaging();
       if (partsInPlace()) {
-        if (!plan.creates()) {
+        if (plan.creates()) {
+          // Parts of attempts that died too, and pending uploads: the archive is not there.
+          UncommittedCreate.remove(storage);
+        } else {
           // Parts that attempts which died wrote in place: fenced off, then collected.
           FencingRecovery.run(storage, options);
         }

@@ -35,7 +35,8 @@ public final class StagedMerge implements AutoCloseable {
    */
   public StagedMerge(ArchiveStorage work, ArchiveStorage parts, StagedPlan plan,
       WriterOptions options, int firstPartId, int partLimit) throws IOException {
-    this.inPlace = parts == work ? null : new OwnFiles(parts);
+    this.inPlace = parts == work ? null
+        : new OwnFiles(parts, plan.creates() ? plan.archiveId() : null);
     ArchiveOutput out = work.create(JOURNAL, 0);
     try {
       this.journal = new JournalWriter(out, plan.archiveId(), plan.header());

@@ -282,8 +282,9 @@ class ObjectStoreJobTest {
 
   /**
    * A source that changes while the job reads it fails its task and so the job: an append leaves
-   * the archive at its generation, holding what it held, and a create leaves nothing; neither
-   * leaves a part, a staged file or a pending upload behind.
+   * the archive at its generation, holding what it held, and a create leaves nothing, even where
+   * an attempt that died left a part; neither leaves a part, a staged file or a pending upload
+   * behind.
    */
   @Test
   void aFailedJobLeavesTheArchiveAsItWas(TestInfo test) throws IOException {
@@ -305,10 +306,15 @@ class ObjectStoreJobTest {
 
     Path fresh = new Path(server.bucketRoot(), "jobs/failed-create.hpf");
     Path another = new Path(changing, "c/d2/s2/f-2.bin");
+    String[] deadPart = new String[1];
     assertThrows(ArchiveJobException.class,
-        () -> JobDriver.run(conf, List.of(changing), fresh, false, options(),
-            job -> overwrite(another)));
-    assertThat(s3.exists(fresh)).as("a failed create leaves no object").isFalse();
+        () -> JobDriver.run(conf, List.of(changing), fresh, false, options(), job -> {
+          deadAttempt(job.getConfiguration(), deadPart); // killed outright: it cleans nothing
+          overwrite(another);
+        }));
+    assertThat(deadPart[0]).isNotNull();
+    assertThat(s3.exists(fresh)).as("a failed create leaves no object, not even the part of "
+        + "an attempt that died").isFalse();
     assertThat(s3.listMultipartUploads(s3.pathToKey(fresh) + "/")).isEmpty();
   }
 

@@ -90,7 +90,7 @@ class FileHeaderTest {
 
   @Test
   void unknownKindCodeIsCorruption() {
-    for (int code : new int[] {0, 7, 0x83, 0xFF}) {
+    for (int code : new int[] {0, 8, 0x83, 0xFF}) {
       byte[] bytes = FileHeader.bytes(FileKind.NAMES, ID);
       bytes[4] = (byte) code;
       CorruptArchiveException e = assertThrows(CorruptArchiveException.class,
@@ -111,6 +111,7 @@ class FileHeaderTest {
     assertEquals(2, FileKind.PART.version());
     assertEquals(3, FileKind.NAMES.version());
     assertEquals(4, FileKind.JOURNAL.version());
+    assertEquals(1, FileKind.REMOVAL.version());
     for (FileKind kind : FileKind.values()) {
       for (int version = 1; version <= kind.version(); version++) {
         byte[] bytes = FileHeader.bytes(kind, ID);

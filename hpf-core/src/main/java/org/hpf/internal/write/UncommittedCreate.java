@@ -1,0 +1,84 @@
+package org.hpf.internal.write;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.hpf.ArchiveExistsException;
+import org.hpf.ConcurrentCommitException;
+import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.RemovalMarker;
+import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.StorageProfile;
+
+/**
+ * Removes what a create that never committed left on a store that commits by conditional create
+ * (an object store), so that no archive is there, as before the create: its parts, index and
+ * names files, a job's staged work and parts, and its pending uploads. Such a create has no
+ * journal to redo.
+ *
+ * <p>Its writer may only be paused past a broken lock, and could still create generation 1's
+ * manifest, naming files it wrote. So a {@link RemovalMarker} takes that name first (a create of
+ * the manifest fails while it is there), the files go next, and the marker last: a writer that
+ * creates the manifest after that finds files it names gone and withdraws it
+ * ({@link ConditionalPublish}). A removal that dies leaves the marker, which readers report and
+ * the next recovery finishes.
+ */
+public final class UncommittedCreate {
+  private UncommittedCreate() {}
+
+  /**
+   * Removes the create's files, under the lock the caller holds (which stays). Returns the
+   * number of files removed, or -1 where generation 1 turned out to be committed: nothing is
+   * removed then.
+   */
+  static int remove(ArchiveStorage storage) throws IOException {
+    if (!RemovalMarker.isAt(storage)) {
+      try {
+        GenerationCommit.writeSmallFile(storage, RemovalMarker.NAME, RemovalMarker.bytes());
+      } catch (FileAlreadyExistsException | ConcurrentCommitException e) {
+        if (!RemovalMarker.isAt(storage)) {
+          return -1; // the create committed after all
+        }
+      }
+    }
+    int removed = 0;
+    for (String name : storage.list("")) {
+      if (name.startsWith(ArchiveLayout.LOCK) || name.equals(Manifest.DIR)) {
+        continue; // the lock is the caller's to release
+      }
+      storage.deleteDirectory(name); // a file, or a job's staged work
+      removed++;
+    }
+    for (String name : storage.list(Manifest.DIR)) {
+      String file = Manifest.DIR + "/" + name;
+      if (!file.equals(RemovalMarker.NAME)) {
+        storage.delete(file);
+        removed++;
+      }
+    }
+    // Last of all, after every upload the create may have started is gone.
+    storage.abortPendingUploads();
+    storage.delete(RemovalMarker.NAME);
+    return removed;
+  }
+
+  /**
+   * The refusal of a create where the archive's directory is not empty: one that says so where
+   * recovery would remove what it holds.
+   */
+  public static ArchiveExistsException existsError(ArchiveStorage storage)
+      throws IOException {
+    if (storage.profile() == StorageProfile.CONDITIONAL_CREATE
+        && storage.list("").contains(Manifest.DIR) && Recovery.committedGeneration(storage) == 0) {
+      return ArchiveExistsException.ofUncommittedCreate(storage.location());
+    }
+    return new ArchiveExistsException(storage.location());
+  }
+
+  /** What opening a writer on the archive says once recovery removed such a create. */
+  static FileNotFoundException removedError(String archive) {
+    return new FileNotFoundException("archive does not exist: " + archive + " (a create that "
+        + "never committed was there; recovery removed what it left)");
+  }
+}
