@@ -18,6 +18,7 @@ public class ArchiveExistsException extends HpfException {
    * removes that.
    *
    * @param archive the path
+   * @return the error
    */
   public static ArchiveExistsException ofUncommittedCreate(String archive) {
     return new ArchiveExistsException(archive + " holds what a create that never committed "

@@ -33,6 +33,9 @@ public class NoCommittedGenerationException extends HpfException {
   /**
    * For an archive whose first generation's name a removal marker holds: recovery is removing
    * what a create that never committed left, or died doing so.
+   *
+   * @param archive the archive
+   * @return the error
    */
   public static NoCommittedGenerationException beingRemoved(String archive) {
     return new NoCommittedGenerationException(archive + " has no committed generation: what a "

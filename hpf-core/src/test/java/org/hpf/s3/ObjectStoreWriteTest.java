@@ -301,9 +301,10 @@ class ObjectStoreWriteTest {
 
   /**
    * Once recovery removed a create that never committed, its names are free: another create
-   * takes them (its first parts have the same names) and commits. The first creator, paused
-   * through all this, then fails to commit and cleans up, and leaves every file of the new
-   * archive alone, although it created files of the same names before.
+   * takes them (its first parts have the same names), commits, and goes on to generation 3,
+   * whose retention frees generation 1's manifest name. The first creator, paused through all
+   * this, then fails to commit and cleans up, and leaves every file of the new archive alone,
+   * although it created files of the same names before and could create generation 1's again.
    */
   @Test
   void aPausedCreatorLeavesTheArchiveCreatedAfterItsRemoval(TestInfo test) throws IOException {
@@ -319,13 +320,22 @@ class ObjectStoreWriteTest {
     createWith(conf, archive, members, "kept", 20);
     assertThat(BucketKeys.files(s3, archive)).as("names both creates wrote")
         .containsAnyElementsOf(pausedFiles.stream().filter(f -> f.startsWith("part-")).toList());
+    // On to generation 3, keeping one: generation 1's manifest name is free again.
+    WriterOptions keepOne = options(1).toBuilder().settings(s -> s.retainGenerations(1)).build();
+    try (ArchiveWriter writer = ArchiveWriter.open(conf, archive, keepOne)) {
+      addMembers(writer, members, "more", 3);
+      writer.commit();
+      addMembers(writer, members, "most", 3);
+      writer.commit();
+    }
 
+    // Its files of generation 1 or its manifest lose to the new archive's.
     assertThrows(ConcurrentCommitException.class, paused::commit);
     paused.close();
-    assertHolds(s3, archive, members, 1);
+    assertHolds(s3, archive, members, 3);
     ArchiveStorage storage = HdfsIntegration.storage(s3, archive);
-    Set<String> named = new TreeSet<>(filesOf(storage, 1));
-    named.add(Manifest.fileName(1));
+    Set<String> named = new TreeSet<>(filesOf(storage, 3));
+    named.add(Manifest.fileName(3));
     assertThat(BucketKeys.files(s3, archive)).isEqualTo(named);
   }
 

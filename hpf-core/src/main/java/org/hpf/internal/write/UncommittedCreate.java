@@ -29,8 +29,8 @@ public final class UncommittedCreate {
 
   /**
    * Removes the create's files, under the lock the caller holds (which stays). Returns the
-   * number of files removed, or -1 where generation 1 turned out to be committed: nothing is
-   * removed then.
+   * number of files removed, or -1 where an archive turned out to be there (generation 1, or a
+   * later one, committed): nothing is removed then.
    */
   static int remove(ArchiveStorage storage) throws IOException {
     if (!RemovalMarker.isAt(storage)) {
@@ -41,6 +41,13 @@ public final class UncommittedCreate {
           return -1; // the create committed after all
         }
       }
+    }
+    if (storage.list(Manifest.DIR).stream().anyMatch(n -> Manifest.generationOf(n) > 1)) {
+      // Another create took the path and went on past generation 1, whose manifest retention
+      // deleted: an archive is there. No generation can be committed after the marker without
+      // one before it, so this check, made once the marker is there, is final.
+      storage.delete(RemovalMarker.NAME);
+      return -1;
     }
     int removed = 0;
     for (String name : storage.list("")) {
