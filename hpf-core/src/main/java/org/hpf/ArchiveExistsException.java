@@ -14,15 +14,17 @@ public class ArchiveExistsException extends HpfException {
   }
 
   /**
-   * An error about a path that holds what a create that never committed left, where recovery
-   * removes that.
+   * An error about a path that holds what a create that never committed left, which recovery
+   * removes (or, from a journal, completes).
    *
    * @param archive the path
+   * @param journaled whether the store keeps a journal that recovery may commit instead
    * @return the error
    */
-  public static ArchiveExistsException ofUncommittedCreate(String archive) {
+  public static ArchiveExistsException ofUncommittedCreate(String archive, boolean journaled) {
     return new ArchiveExistsException(archive + " holds what a create that never committed "
-        + "left: hpf recover removes it; then create again", true);
+        + "left: hpf recover " + (journaled ? "commits what its journal holds or removes it"
+        : "removes it") + "; then create again", true);
   }
 
   private ArchiveExistsException(String message, boolean whole) {

@@ -83,8 +83,9 @@ public final class Recovery {
 
     public String describe() {
       if (removedCreate) {
-        return "removed what a create that never committed left (" + filesDeleted + " files): "
-            + "there is no archive, as before that create; run it again";
+        return "removed what a create that never committed left (" + filesDeleted
+            + (filesDeleted == 1 ? " file" : " files") + "): there is no archive, as before that "
+            + "create; run it again";
       }
       if (!didAnything()) {
         return "nothing to recover";
@@ -173,6 +174,14 @@ public final class Recovery {
             forward.droppedEntries, forward.tornTail, forward.salvagedParts,
             deleted + forward.filesDeleted, forward.rolledBack,
             Warnings.join(forward.warnings, warnings));
+    if (committed == 0 && !report.rolledForward()) {
+      // A create that died before its journal held a record (or whose records could not have
+      // committed): nothing to redo, so what it left goes, and the create can run again.
+      int removed = UncommittedCreate.remove(storage);
+      if (removed >= 0) {
+        report = Report.removed(report.filesDeleted() + removed);
+      }
+    }
     if (report.didAnything()) {
       LOG.warn("recovered {}: {}", storage.location(), report.describe());
     }

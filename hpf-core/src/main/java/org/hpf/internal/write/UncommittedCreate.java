@@ -12,17 +12,18 @@ import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.StorageProfile;
 
 /**
- * Removes what a create that never committed left on a store that commits by conditional create
- * (an object store), so that no archive is there, as before the create: its parts, index and
- * names files, a job's staged work and parts, and its pending uploads. Such a create has no
- * journal to redo.
+ * Removes what a create that never committed, and has nothing to redo, left, so that no archive
+ * is there, as before the create: its parts, index and names files, a job's staged work and
+ * parts, and pending uploads. On an object store every such create (nothing is journaled there);
+ * on HDFS and local disks one that died before its journal held a record.
  *
- * <p>Its writer may only be paused past a broken lock, and could still create generation 1's
- * manifest, naming files it wrote. So a {@link RemovalMarker} takes that name first (a create of
- * the manifest fails while it is there), the files go next, and the marker last: a writer that
- * creates the manifest after that finds files it names gone and withdraws it
- * ({@link ConditionalPublish}). A removal that dies leaves the marker, which readers report and
- * the next recovery finishes.
+ * <p>Its writer may only be paused past a broken lock, and could still commit generation 1,
+ * naming files it wrote. So a {@link RemovalMarker} takes generation 1's manifest name first (a
+ * create, or on HDFS a rename, of the manifest fails while it is there), the files go next, and
+ * the marker last. A writer that commits after that has lost its lock, which on HDFS and local
+ * disks fences its rename, and on an object store finds files it names gone and withdraws its
+ * manifest ({@link ConditionalPublish}). A removal that dies leaves the marker, which readers
+ * report and the next recovery finishes.
  */
 public final class UncommittedCreate {
   private UncommittedCreate() {}
@@ -76,9 +77,9 @@ public final class UncommittedCreate {
    */
   public static ArchiveExistsException existsError(ArchiveStorage storage)
       throws IOException {
-    if (storage.profile() == StorageProfile.CONDITIONAL_CREATE
-        && storage.list("").contains(Manifest.DIR) && Recovery.committedGeneration(storage) == 0) {
-      return ArchiveExistsException.ofUncommittedCreate(storage.location());
+    if (storage.list("").contains(Manifest.DIR) && Recovery.committedGeneration(storage) == 0) {
+      return ArchiveExistsException.ofUncommittedCreate(storage.location(),
+          storage.profile() != StorageProfile.CONDITIONAL_CREATE);
     }
     return new ArchiveExistsException(storage.location());
   }
