@@ -2,6 +2,7 @@ package org.hpf.crash;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.ArchiveWriter;
+import org.hpf.internal.write.Recovery;
 import org.hpf.internal.write.Source;
 import org.hpf.internal.write.SourceCollector;
 import org.hpf.internal.write.WriterOptions;
@@ -100,6 +102,41 @@ class HdfsCrashRecoveryTest {
     }
     System.out.println("hdfs append: " + checked + " kill points of " + total + " checked");
     assertTrue(checked >= 6);
+  }
+
+  /**
+   * A create whose writer died (its client abandoned, the lock and a part still open under its
+   * leases) before its journal held a record: recovery from another client removes what it left,
+   * and the path is free for the create again. Removing empty directories leaves one that holds
+   * a file, with the file.
+   */
+  @Test
+  void aCreateThatDiedBeforeItsJournalHeldARecordIsRemoved() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    Configuration conf = dfs.configuration();
+    FileSystem fs = dfs.fileSystem();
+    org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path("/crash/died-creating.hpf");
+    FileSystem dying = FileSystem.newInstance(dfs.cluster().getURI(), conf);
+    ArchiveWriter.create(conf, new HadoopStorage(dying, archive, (short) 0),
+        WriterOptions.builder().build());
+    org.apache.hadoop.fs.FSDataOutputStream part = dying.create(
+        new org.apache.hadoop.fs.Path(archive, "part-000000"));
+    part.write(new byte[100]);
+    part.hflush();
+
+    Recovery.Report report = ArchiveWriter.recover(conf, archive,
+        WriterOptions.builder().settings(s -> s.breakLock(true)).build());
+    assertTrue(report.removedCreate(), report.describe());
+    assertFalse(fs.exists(archive), "the archive's directory");
+    ArchiveCreator.create(new HadoopStorage(fs, archive, (short) 0), List.of(),
+        WriterOptions.builder().build());
+    assertTrue(fs.exists(new org.apache.hadoop.fs.Path(archive, Manifest.fileName(1))));
+
+    org.apache.hadoop.fs.Path holding = new org.apache.hadoop.fs.Path("/crash/holding");
+    fs.create(new org.apache.hadoop.fs.Path(holding, "sub/file")).close();
+    new HadoopStorage(fs, holding, (short) 0).deleteEmptyDirectories("sub");
+    assertTrue(fs.exists(new org.apache.hadoop.fs.Path(holding, "sub/file")));
+    // The dying client is never closed, as above.
   }
 
   private List<Source> sources(Configuration conf, String prefix, int count, long seed,
