@@ -341,8 +341,9 @@ class ObjectStoreWriteTest {
 
   /**
    * A removal that died after taking generation 1's name: readers are told the archive is being
-   * removed, a stalled creator cannot commit while the marker is there, and the next recovery
-   * (here, opening a writer, which then reports that there is no archive) finishes the removal.
+   * removed, a create there is told to recover, a stalled creator cannot commit while the marker
+   * is there, and the next recovery (here, opening a writer, which then reports that there is no
+   * archive) finishes the removal.
    */
   @Test
   void aRemovalThatDiedIsFinishedByTheNextRecovery(TestInfo test) throws IOException {
@@ -357,15 +358,19 @@ class ObjectStoreWriteTest {
     assertThat(assertThrows(NoCommittedGenerationException.class,
         () -> HpfReader.open(s3, archive, ReaderOptions.defaults())))
         .hasMessageContaining("being removed");
+    assertThat(assertThrows(ArchiveExistsException.class,
+        () -> ArchiveWriter.create(conf, archive, options(1))))
+        .hasMessageContaining("hpf recover removes it");
     assertThat(assertThrows(ConcurrentCommitException.class, stalled::commit))
         .hasMessageContaining("its manifest exists");
-    stalled.close();
-    try (FSDataOutputStream left = s3.create(new Path(archive, ArchiveLayout.part(50)))) {
-      left.write(new byte[100]); // as a writer that died would leave it
-    }
+    assertThat(BucketKeys.files(s3, archive)).as("the marker and the stalled writer's files")
+        .contains(RemovalMarker.NAME, ArchiveLayout.LOCK).hasSizeGreaterThan(2);
+
     assertThat(assertThrows(java.io.FileNotFoundException.class,
         () -> ArchiveWriter.open(conf, archive, breaking())))
         .hasMessageContaining("a create that never committed was there");
+    assertThat(s3.exists(archive)).isFalse();
+    stalled.close(); // nothing of its create is left to remove
     assertThat(s3.exists(archive)).isFalse();
   }
 

@@ -77,7 +77,9 @@ public final class UncommittedCreate {
    */
   public static ArchiveExistsException existsError(ArchiveStorage storage)
       throws IOException {
-    if (storage.list("").contains(Manifest.DIR) && Recovery.committedGeneration(storage) == 0) {
+    long committed = storage.list("").contains(Manifest.DIR)
+        ? Recovery.committedGeneration(storage) : -1;
+    if (committed == 0 || committed == 1 && RemovalMarker.isAt(storage)) {
       return ArchiveExistsException.ofUncommittedCreate(storage.location(),
           storage.profile() != StorageProfile.CONDITIONAL_CREATE);
     }
