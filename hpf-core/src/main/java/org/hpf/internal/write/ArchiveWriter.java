@@ -194,6 +194,7 @@ public final class ArchiveWriter implements AutoCloseable {
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
+    UncommittedCreate.requireManifestsDirectory(storage);
     if (options.settings().breakLock()) {
       WriterLock.breakStale(storage);
     }
@@ -913,8 +914,10 @@ public final class ArchiveWriter implements AutoCloseable {
           // an object store, where the lock does not exclude, behind a removal marker: another
           // writer's create can then not commit in between, nor lose a file once committed.
           try {
-            if (storage instanceof OwnFiles) {
-              UncommittedCreate.remove(storage);
+            if (storage instanceof OwnFiles own) {
+              if (UncommittedCreate.remove(own) == UncommittedCreate.NOT_A_CREATE) {
+                own.deleteOwn(); // others' files came in meanwhile: only this writer's go
+              }
             } else {
               storage.deleteRoot();
             }

@@ -60,8 +60,12 @@ final class FencingRecovery {
       Manifest current = newest == 0 ? null : newestManifest(storage, newest);
       if (current == null) {
         int removed = UncommittedCreate.remove(storage);
-        if (removed < 0) {
-          continue; // generation 1 committed meanwhile: recover that archive
+        if (removed == UncommittedCreate.ARCHIVE_THERE) {
+          continue; // committed meanwhile: recover that archive
+        }
+        if (removed == UncommittedCreate.NOT_A_CREATE) {
+          // Not hpf's to remove: opening it reports that it is no archive.
+          return new Recovery.Report(0, false, 0, 0, 0, false, 0, leftovers, null, List.of());
         }
         Recovery.Report report = Recovery.Report.removed(leftovers + removed);
         LOG.warn("recovered {}: {}; aborted {} pending uploads", storage.location(),

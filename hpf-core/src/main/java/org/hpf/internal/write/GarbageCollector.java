@@ -134,9 +134,11 @@ final class GarbageCollector {
     return files;
   }
 
+  /**
+   * True for the names of parts, index, directory, names and journal files, spelled exactly as
+   * hpf writes them: a file of another name (a job's {@code part-r-00000}) is never collected.
+   */
   static boolean isArchiveFile(String name) {
-    return name.startsWith("part-") || name.startsWith("index-")
-        || name.startsWith("directory-") || name.startsWith("names-")
-        || name.startsWith(ArchiveLayout.JOURNAL_PREFIX);
+    return ArchiveLayout.partId(name) >= 0 || ArchiveLayout.generationOf(name) >= 0;
   }
 }

@@ -21,6 +21,7 @@ import org.hpf.internal.format.JournalEntry;
 import org.hpf.internal.format.JournalHeader;
 import org.hpf.internal.format.JournalReader;
 import org.hpf.internal.format.Manifest;
+import org.hpf.internal.format.RemovalMarker;
 import org.hpf.internal.format.SealedFile;
 import org.hpf.internal.format.SequentialInput;
 import org.hpf.internal.io.ArchiveInput;
@@ -126,6 +127,9 @@ public final class Recovery {
       return FencingRecovery.run(storage, options);
     }
     long committed = committedGeneration(storage);
+    if (committed == 1 && RemovalMarker.isAt(storage)) {
+      return removed(storage, 0); // a removal that died: finish it
+    }
     int stale = 0;
     int leftovers = 0; // a dead job's staging, a lock of a writer that died releasing it
     if (storage.list("").contains(ArchiveLayout.STAGING)) {
@@ -177,9 +181,9 @@ public final class Recovery {
     if (committed == 0 && !report.rolledForward()) {
       // A create that died before its journal held a record (or whose records could not have
       // committed): nothing to redo, so what it left goes, and the create can run again.
-      int removed = UncommittedCreate.remove(storage);
-      if (removed >= 0) {
-        report = Report.removed(report.filesDeleted() + removed);
+      Report removal = removed(storage, report.filesDeleted());
+      if (removal.removedCreate()) {
+        return removal;
       }
     }
     if (report.didAnything()) {
@@ -188,6 +192,20 @@ public final class Recovery {
     for (String warning : report.warnings()) {
       LOG.warn("{}: {}", storage.location(), warning);
     }
+    return report;
+  }
+
+  /**
+   * Removes what a create that never committed left ({@link UncommittedCreate}); a report of
+   * nothing done where it was not that.
+   */
+  private static Report removed(ArchiveStorage storage, int deletedBefore) throws IOException {
+    int removed = UncommittedCreate.remove(storage);
+    if (removed < 0) {
+      return new Report(0, false, 0, 0, 0, false, 0, deletedBefore, null, List.of());
+    }
+    Report report = Report.removed(deletedBefore + removed);
+    LOG.warn("recovered {}: {}", storage.location(), report.describe());
     return report;
   }
 

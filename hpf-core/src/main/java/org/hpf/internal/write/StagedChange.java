@@ -121,6 +121,7 @@ public final class StagedChange implements AutoCloseable {
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
+    UncommittedCreate.requireManifestsDirectory(storage);
     if (options.settings().breakLock()) {
       WriterLock.breakStale(storage);
     }

@@ -2,9 +2,11 @@ package org.hpf.internal.write;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.hpf.ArchiveExistsException;
 import org.hpf.ConcurrentCommitException;
+import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.RemovalMarker;
@@ -26,20 +28,30 @@ import org.hpf.internal.io.StorageProfile;
  * report and the next recovery finishes.
  */
 public final class UncommittedCreate {
+  /** What {@link #remove} returns where an archive turned out to be there. */
+  static final int ARCHIVE_THERE = -1;
+  /** What {@link #remove} returns where the directory holds what no create leaves. */
+  static final int NOT_A_CREATE = -2;
+
   private UncommittedCreate() {}
 
   /**
    * Removes the create's files, under the lock the caller holds (which stays). Returns the
-   * number of files removed, or -1 where an archive turned out to be there (generation 1, or a
-   * later one, committed): nothing is removed then.
+   * number of files removed, {@link #ARCHIVE_THERE} where generation 1, or a later one, turned
+   * out to be committed, or {@link #NOT_A_CREATE} where the directory holds a file or directory
+   * whose name no archive uses (a directory given by mistake for an archive): nothing is removed
+   * then.
    */
   static int remove(ArchiveStorage storage) throws IOException {
+    if (!holdsOnlyArchiveNames(storage)) {
+      return NOT_A_CREATE;
+    }
     if (!RemovalMarker.isAt(storage)) {
       try {
         GenerationCommit.writeSmallFile(storage, RemovalMarker.NAME, RemovalMarker.bytes());
       } catch (FileAlreadyExistsException | ConcurrentCommitException e) {
         if (!RemovalMarker.isAt(storage)) {
-          return -1; // the create committed after all
+          return ARCHIVE_THERE; // the create committed after all
         }
       }
     }
@@ -48,7 +60,7 @@ public final class UncommittedCreate {
       // deleted: an archive is there. No generation can be committed after the marker without
       // one before it, so this check, made once the marker is there, is final.
       storage.delete(RemovalMarker.NAME);
-      return -1;
+      return ARCHIVE_THERE;
     }
     int removed = 0;
     for (String name : storage.list("")) {
@@ -72,6 +84,30 @@ public final class UncommittedCreate {
   }
 
   /**
+   * True where the directory has a manifests directory and holds nothing but names an archive
+   * uses: its files, staged work, the lock; in {@code _manifests/}, manifests and temporary
+   * ones.
+   */
+  private static boolean holdsOnlyArchiveNames(ArchiveStorage storage) throws IOException {
+    List<String> top = storage.list("");
+    if (!top.contains(Manifest.DIR)) {
+      return false;
+    }
+    for (String name : top) {
+      if (!name.equals(Manifest.DIR) && !name.equals(ArchiveLayout.STAGING)
+          && !name.startsWith(ArchiveLayout.LOCK) && !GarbageCollector.isArchiveFile(name)) {
+        return false;
+      }
+    }
+    for (String name : storage.list(Manifest.DIR)) {
+      if (Manifest.generationOf(name) < 0 && !name.startsWith(".tmp-")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * The refusal of a create where the archive's directory is not empty: one that says so where
    * recovery would remove what it holds.
    */
@@ -84,6 +120,17 @@ public final class UncommittedCreate {
           storage.profile() != StorageProfile.CONDITIONAL_CREATE);
     }
     return new ArchiveExistsException(storage.location());
+  }
+
+  /**
+   * Refuses a directory without {@code _manifests/} before a writer takes its lock or recovers
+   * anything there: every create makes it first, so such a directory is no archive (one given by
+   * mistake), and nothing in it is hpf's to collect.
+   */
+  static void requireManifestsDirectory(ArchiveStorage storage) throws IOException {
+    if (!storage.list("").contains(Manifest.DIR)) {
+      throw new NoCommittedGenerationException(storage.location(), false);
+    }
   }
 
   /** What opening a writer on the archive says once recovery removed such a create. */
