@@ -135,7 +135,10 @@ public final class HpfArchive {
    * @param archive the archive's directory
    * @param conf the Hadoop configuration
    * @return a writer
-   * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
+   * @throws java.io.FileNotFoundException if there is no archive at {@code archive} (or, once
+   *     recovery removed what a create that never committed left there, no longer)
+   * @throws NoCommittedGenerationException if {@code archive} is a directory but no archive
+   *     (no {@code _manifests} directory): nothing in it is touched
    * @throws ArchiveLockedException if another writer holds the archive
    * @throws UnsupportedStoreException if {@code archive} is on a store where hpf cannot commit
    *     safely (a store with neither an atomic rename nor a conditional create)
@@ -153,7 +156,10 @@ public final class HpfArchive {
    * @param conf the Hadoop configuration
    * @param settings how this writer works
    * @return a writer
-   * @throws java.io.FileNotFoundException if there is no archive at {@code archive}
+   * @throws java.io.FileNotFoundException if there is no archive at {@code archive} (or, once
+   *     recovery removed what a create that never committed left there, no longer)
+   * @throws NoCommittedGenerationException if {@code archive} is a directory but no archive
+   *     (no {@code _manifests} directory): nothing in it is touched
    * @throws ArchiveLockedException if another writer holds the archive
    * @throws UnsupportedStoreException if {@code archive} is on a store where hpf cannot commit
    *     safely (a store with neither an atomic rename nor a conditional create)
