@@ -10,7 +10,11 @@ public class ArchiveExistsException extends HpfException {
    * @param archive the path that exists
    */
   public ArchiveExistsException(String archive) {
-    super(archive + " already exists; choose another path or remove it first");
+    this(archive, "already exists; choose another path or remove it first");
+  }
+
+  private ArchiveExistsException(String archive, String why) {
+    super(archive + " " + why);
   }
 
   /**
@@ -22,12 +26,8 @@ public class ArchiveExistsException extends HpfException {
    * @return the error
    */
   public static ArchiveExistsException ofUncommittedCreate(String archive, boolean journaled) {
-    return new ArchiveExistsException(archive + " holds what a create that never committed "
+    return new ArchiveExistsException(archive, "holds what a create that never committed "
         + "left: hpf recover " + (journaled ? "commits what its journal holds or removes it"
-        : "removes it") + "; then create again", true);
-  }
-
-  private ArchiveExistsException(String message, boolean whole) {
-    super(message);
+        : "removes it") + "; then create again");
   }
 }

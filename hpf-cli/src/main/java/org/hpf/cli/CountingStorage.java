@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.function.LongConsumer;
 import org.hpf.internal.io.ArchiveOutput;
-import org.hpf.internal.io.ForwardingOutput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ForwardingOutput;
 import org.hpf.internal.io.ForwardingStorage;
 
 /**

@@ -35,9 +35,9 @@ import org.hpf.fs.ArchiveCache.Lease;
 import org.hpf.fs.HpfPaths.Location;
 import org.hpf.internal.format.Codec;
 import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
-import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.ReaderOptions;
 
 /**

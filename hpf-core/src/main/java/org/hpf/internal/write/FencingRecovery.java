@@ -46,6 +46,13 @@ final class FencingRecovery {
     }
   }
 
+  private static void logAborted(ArchiveStorage storage, int uploads) {
+    if (uploads > 0) {
+      LOG.warn("{}: aborted {} uploads a writer started and never completed",
+          storage.location(), uploads);
+    }
+  }
+
   static Recovery.Report run(ArchiveStorage storage, WriterOptions options) throws IOException {
     int uploads = storage.abortPendingUploads();
     int leftovers = 0;
@@ -59,18 +66,12 @@ final class FencingRecovery {
       long newest = Recovery.committedGeneration(storage);
       Manifest current = newest == 0 ? null : newestManifest(storage, newest);
       if (current == null) {
-        int removed = UncommittedCreate.remove(storage);
-        if (removed == UncommittedCreate.ARCHIVE_THERE) {
+        Recovery.Report removal = Recovery.removeUncommittedCreate(storage, leftovers);
+        if (removal == null) {
           continue; // committed meanwhile: recover that archive
         }
-        if (removed == UncommittedCreate.NOT_A_CREATE) {
-          // Not hpf's to remove: opening it reports that it is no archive.
-          return new Recovery.Report(0, false, 0, 0, 0, false, 0, leftovers, null, List.of());
-        }
-        Recovery.Report report = Recovery.Report.removed(leftovers + removed);
-        LOG.warn("recovered {}: {}; aborted {} pending uploads", storage.location(),
-            report.describe(), uploads);
-        return report;
+        logAborted(storage, uploads);
+        return removal;
       }
       Set<String> referenced = GarbageCollector.filesOf(storage, current);
       int beyond = 0;
@@ -109,10 +110,7 @@ final class FencingRecovery {
       if (report.didAnything()) {
         LOG.warn("recovered {}: {}", storage.location(), report.describe());
       }
-      if (uploads > 0) {
-        LOG.warn("{}: aborted {} uploads a writer started and never completed",
-            storage.location(), uploads);
-      }
+      logAborted(storage, uploads);
       return report;
     }
   }

@@ -74,12 +74,11 @@ public final class MergeQueue implements AutoCloseable {
   /** Waits for every task handed out; throws the failure that stopped them, if any. */
   public void finish() throws IOException {
     try {
-      slots.acquire(permits);
+      awaitAll();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while merging");
     }
-    slots.release(permits);
     Throwable failed = failure.get();
     if (failed != null) {
       Throwables.throwIfInstanceOf(failed, IOException.class);
@@ -92,10 +91,15 @@ public final class MergeQueue implements AutoCloseable {
   @Override
   public void close() {
     try {
-      slots.acquire(permits);
-      slots.release(permits);
+      awaitAll();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Returns once no task handed out is still running: every slot is free. */
+  private void awaitAll() throws InterruptedException {
+    slots.acquire(permits);
+    slots.release(permits);
   }
 }

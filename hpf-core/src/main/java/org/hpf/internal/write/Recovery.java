@@ -128,7 +128,10 @@ public final class Recovery {
     }
     long committed = committedGeneration(storage);
     if (committed == 1 && RemovalMarker.isAt(storage)) {
-      return removed(storage, 0); // a removal that died: finish it
+      Report removal = removeUncommittedCreate(storage, 0); // a removal that died: finish it
+      if (removal != null) {
+        return removal;
+      }
     }
     int stale = 0;
     int leftovers = 0; // a dead job's staging, a lock of a writer that died releasing it
@@ -181,8 +184,8 @@ public final class Recovery {
     if (committed == 0 && !report.rolledForward()) {
       // A create that died before its journal held a record (or whose records could not have
       // committed): nothing to redo, so what it left goes, and the create can run again.
-      Report removal = removed(storage, report.filesDeleted());
-      if (removal.removedCreate()) {
+      Report removal = removeUncommittedCreate(storage, report.filesDeleted());
+      if (removal != null && removal.removedCreate()) {
         return removal;
       }
     }
@@ -196,12 +199,17 @@ public final class Recovery {
   }
 
   /**
-   * Removes what a create that never committed left ({@link UncommittedCreate}); a report of
-   * nothing done where it was not that.
+   * Removes what a create that never committed left ({@link UncommittedCreate}), after recovery
+   * deleted {@code deletedBefore} files. Returns its report; one of nothing more done where the
+   * directory holds what no create leaves; null where an archive turned out to be there.
    */
-  private static Report removed(ArchiveStorage storage, int deletedBefore) throws IOException {
+  static Report removeUncommittedCreate(ArchiveStorage storage, int deletedBefore)
+      throws IOException {
     int removed = UncommittedCreate.remove(storage);
-    if (removed < 0) {
+    if (removed == UncommittedCreate.ARCHIVE_THERE) {
+      return null;
+    }
+    if (removed == UncommittedCreate.NOT_A_CREATE) {
       return new Report(0, false, 0, 0, 0, false, 0, deletedBefore, null, List.of());
     }
     Report report = Report.removed(deletedBefore + removed);
