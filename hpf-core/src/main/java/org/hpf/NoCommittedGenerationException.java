@@ -42,6 +42,22 @@ public class NoCommittedGenerationException extends HpfException {
         + "create that never committed left is being removed (hpf recover finishes that)");
   }
 
+  /**
+   * For a directory where a create never committed, which recovery leaves as it is because it
+   * also holds files no archive has: removing what the create left could take them too.
+   *
+   * @param archive the archive's directory
+   * @param foreign the first such names, relative to the directory
+   * @return the error
+   */
+  public static NoCommittedGenerationException holdingForeignFiles(String archive,
+      java.util.List<String> foreign) {
+    return new NoCommittedGenerationException(archive + " has no committed generation, and "
+        + "holds files that are not an archive's (" + String.join(", ", foreign) + "): recovery "
+        + "left everything in place; move those files elsewhere, then run hpf recover again to "
+        + "remove what the create that never committed left");
+  }
+
   private static String message(String archive, boolean journal, boolean manifestsDirectory) {
     if (journal) {
       return archive + " has no committed generation (a create was interrupted: its journal is"

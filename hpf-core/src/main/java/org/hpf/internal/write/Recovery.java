@@ -13,6 +13,7 @@ import org.hpf.CorruptArchiveException;
 import org.hpf.DuplicateNameException;
 import org.hpf.HashCollisionException;
 import org.hpf.MemberAccess;
+import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.EntryHeader;
@@ -200,8 +201,8 @@ public final class Recovery {
 
   /**
    * Removes what a create that never committed left ({@link UncommittedCreate}), after recovery
-   * deleted {@code deletedBefore} files. Returns its report; one of nothing more done where the
-   * directory holds what no create leaves; null where an archive turned out to be there.
+   * deleted {@code deletedBefore} files. Returns its report, or null where an archive turned out
+   * to be there; refuses a directory that also holds what no create leaves, naming it.
    */
   static Report removeUncommittedCreate(ArchiveStorage storage, int deletedBefore)
       throws IOException {
@@ -210,7 +211,8 @@ public final class Recovery {
       return null;
     }
     if (removed == UncommittedCreate.NOT_A_CREATE) {
-      return new Report(0, false, 0, 0, 0, false, 0, deletedBefore, null, List.of());
+      throw NoCommittedGenerationException.holdingForeignFiles(storage.location(),
+          UncommittedCreate.foreignNames(storage));
     }
     Report report = Report.removed(deletedBefore + removed);
     LOG.warn("recovered {}: {}", storage.location(), report.describe());

@@ -2,6 +2,7 @@ package org.hpf.internal.write;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.hpf.ArchiveExistsException;
@@ -32,6 +33,8 @@ public final class UncommittedCreate {
   static final int ARCHIVE_THERE = -1;
   /** What {@link #remove} returns where the directory holds what no create leaves. */
   static final int NOT_A_CREATE = -2;
+  /** How many names not an archive's {@link #foreignNames} gives at most. */
+  private static final int FOREIGN_NAMES_SHOWN = 5;
 
   private UncommittedCreate() {}
 
@@ -43,7 +46,7 @@ public final class UncommittedCreate {
    * then.
    */
   static int remove(ArchiveStorage storage) throws IOException {
-    if (!holdsOnlyArchiveNames(storage)) {
+    if (!foreignNames(storage).isEmpty()) {
       return NOT_A_CREATE;
     }
     if (!RemovalMarker.isAt(storage)) {
@@ -84,27 +87,30 @@ public final class UncommittedCreate {
   }
 
   /**
-   * True where the directory has a manifests directory and holds nothing but names an archive
-   * uses: its files, staged work, the lock; in {@code _manifests/}, manifests and temporary
-   * ones.
+   * The first names in the directory that no archive uses, relative to it: anything but its
+   * files, staged work and the lock; in {@code _manifests/}, anything but manifests and temporary
+   * ones. Empty where there are none. A directory without {@code _manifests/} holds no create.
    */
-  private static boolean holdsOnlyArchiveNames(ArchiveStorage storage) throws IOException {
+  static List<String> foreignNames(ArchiveStorage storage) throws IOException {
+    List<String> foreign = new ArrayList<>();
     List<String> top = storage.list("");
-    if (!top.contains(Manifest.DIR)) {
-      return false;
-    }
     for (String name : top) {
       if (!name.equals(Manifest.DIR) && !name.equals(ArchiveLayout.STAGING)
           && !name.startsWith(ArchiveLayout.LOCK) && !GarbageCollector.isArchiveFile(name)) {
-        return false;
+        foreign.add(name);
       }
     }
-    for (String name : storage.list(Manifest.DIR)) {
-      if (Manifest.generationOf(name) < 0 && !name.startsWith(".tmp-")) {
-        return false;
+    if (top.contains(Manifest.DIR)) {
+      for (String name : storage.list(Manifest.DIR)) {
+        if (Manifest.generationOf(name) < 0 && !name.startsWith(".tmp-")) {
+          foreign.add(Manifest.DIR + "/" + name);
+        }
       }
+    } else {
+      foreign.add("(no " + Manifest.DIR + " directory)");
     }
-    return true;
+    return foreign.size() > FOREIGN_NAMES_SHOWN
+        ? List.copyOf(foreign.subList(0, FOREIGN_NAMES_SHOWN)) : foreign;
   }
 
   /**

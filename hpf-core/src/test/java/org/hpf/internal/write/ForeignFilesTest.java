@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.NoCommittedGenerationException;
+import org.hpf.internal.format.RemovalMarker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,10 +53,32 @@ class ForeignFilesTest {
       Files.createDirectories(dir.resolve("_manifests"));
       write(dir.resolve("_lock"), DEAD_LOCK);
       write(dir.resolve(foreign), "keep me");
-      assertThrows(NoCommittedGenerationException.class,
-          () -> ArchiveWriter.recover(CONF, path(dir), breaking()));
+      assertThat(assertThrows(NoCommittedGenerationException.class,
+          () -> ArchiveWriter.recover(CONF, path(dir), breaking())))
+          .hasMessageContaining("holds files that are not an archive's (" + foreign + ")")
+          .hasMessageContaining("move those files elsewhere");
       assertThat(Files.readString(dir.resolve(foreign))).isEqualTo("keep me");
     }
+  }
+
+  @Test
+  void aRemovalThatDiedIsNotFinishedOverFilesThatCameSince() throws IOException {
+    Path dir = tmp.resolve("marked.hpf");
+    Files.createDirectories(dir.resolve("_manifests"));
+    write(dir.resolve("_lock"), DEAD_LOCK);
+    Files.write(dir.resolve(RemovalMarker.NAME), RemovalMarker.bytes());
+    write(dir.resolve("part-000000"), "HPF");
+    write(dir.resolve("notes.txt"), "keep me");
+    // Recovery says what is in the way, where a reader says recovery finishes the removal.
+    assertThat(assertThrows(NoCommittedGenerationException.class,
+        () -> ArchiveWriter.recover(CONF, path(dir), breaking())))
+        .hasMessageContaining("(notes.txt)");
+    assertThat(dir.resolve("notes.txt")).exists();
+    assertThat(dir.resolve("part-000000")).exists();
+    assertThat(dir.resolve(RemovalMarker.NAME)).exists();
+    Files.delete(dir.resolve("notes.txt"));
+    assertThat(ArchiveWriter.recover(CONF, path(dir), breaking()).removedCreate()).isTrue();
+    assertThat(dir).doesNotExist();
   }
 
   @Test
