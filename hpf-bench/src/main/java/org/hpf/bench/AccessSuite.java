@@ -135,6 +135,11 @@ final class AccessSuite {
           }
           String note = isScan(s) ? "lookup by scan: " + sample.size() + " gets of the first"
               + " repetition's names only" : null;
+          if (readers.get(v.label) instanceof HpfArchive.CachingReader held
+              && v.recordCacheBytes == 0) {
+            note = String.format(Locale.ROOT, "index records held in memory after the run:"
+                + " %,d bytes", held.heldIndexBytes());
+          }
           if (readers.get(v.label) instanceof HpfArchive.CachingReader cached
               && v.recordCacheBytes > 0) {
             RecordCacheStats stats = cached.recordCacheStats();

@@ -30,6 +30,7 @@ import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.hpf.FileNotInArchiveException;
+import org.hpf.ReadSettings;
 import org.hpf.StaleGenerationException;
 import org.hpf.fs.ArchiveCache.Lease;
 import org.hpf.fs.HpfPaths.Location;
@@ -97,6 +98,12 @@ public class HpfFileSystem extends FileSystem {
   public static final String READ_AHEAD_KEY = "fs.hpf.readahead.bytes";
   /** Default of {@link #READ_AHEAD_KEY}: 4 MiB. */
   public static final long READ_AHEAD_DEFAULT = 4 << 20;
+  /**
+   * The most heap per open archive for index records read whole, so that a get in a bucket
+   * looked up often reads only its entry; 0 keeps none. See
+   * {@link org.hpf.ReadSettings#indexMemoryBytes}, whose default it has.
+   */
+  public static final String INDEX_MEMORY_KEY = "fs.hpf.index-memory.bytes";
 
   private URI uri;
   private FileSystem underlying;
@@ -121,7 +128,9 @@ public class HpfFileSystem extends FileSystem {
         underlying.getWorkingDirectory().toUri().getPath());
     cache = new ArchiveCache(underlying, conf.getLong(CHECK_INTERVAL_KEY,
         CHECK_INTERVAL_DEFAULT), conf.getInt(DIRECTORY_SET_KEY, DIRECTORY_SET_DEFAULT),
-        ReaderOptions.defaults().withRecordCacheBytes(recordCacheBytes(conf)));
+        ReaderOptions.defaults().withRecordCacheBytes(recordCacheBytes(conf))
+            .withIndexMemoryBytes(conf.getLongBytes(INDEX_MEMORY_KEY,
+                ReadSettings.DEFAULT_INDEX_MEMORY_BYTES)));
     listing = new ArchiveListing(uri.getAuthority());
     inMemoryLimit = conf.getLong(IN_MEMORY_KEY, IN_MEMORY_DEFAULT);
     readAhead = new ReadAhead(conf.getLongBytes(READ_AHEAD_KEY, READ_AHEAD_DEFAULT),

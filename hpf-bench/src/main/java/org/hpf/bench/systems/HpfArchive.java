@@ -102,6 +102,11 @@ public final class HpfArchive implements BenchSystem {
       return reader.recordCacheStats();
     }
 
+    /** Heap of the index records the reader holds whole (its default index memory). */
+    public long heldIndexBytes() {
+      return reader.heldIndexBytes();
+    }
+
     @Override
     public void close() throws IOException {
       reader.close();

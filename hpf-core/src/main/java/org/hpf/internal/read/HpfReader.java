@@ -68,6 +68,8 @@ public final class HpfReader implements AutoCloseable {
   /** Loaded buckets by layer and bucket number: different buckets load in parallel. */
   private final LoadOnce<Long, LoadedBucket> buckets = new LoadOnce<>();
   private final RecordCache recordCache;
+  /** Whether the generation's index files together fit {@link ReaderOptions#indexMemoryBytes}. */
+  private final boolean indexFitsMemory;
   /** The archive's hash algorithm (or a test's hasher). */
   private final NameHasher hasher;
   /** What listings learned of each names segment's blocks, by file name. */
@@ -86,6 +88,7 @@ public final class HpfReader implements AutoCloseable {
     this.layers = List.copyOf(layers);
     this.parts = new PartFiles(storage, this::openGenerationFile, manifest);
     this.recordCache = RecordCache.ofBytes(options.recordCacheBytes());
+    this.indexFitsMemory = indexBytes(layers) <= options.indexMemoryBytes();
     this.hasher = options.hasher() != null ? options.hasher()
         : NameHasher.forAlgorithm(manifest.hashAlgorithm());
     for (NamesSegment segment : manifest.namesSegments()) {
@@ -120,6 +123,16 @@ public final class HpfReader implements AutoCloseable {
       }
     }
     return reader;
+  }
+
+  private static long indexBytes(List<DirectoryFile> layers) {
+    long bytes = 0;
+    for (DirectoryFile layer : layers) {
+      for (BucketRef ref : layer.buckets()) {
+        bytes += ref.recordCount() > 0 ? ref.indexFileLength() : 0;
+      }
+    }
+    return bytes;
   }
 
   /** Loads every bucket and opens every part now (ReaderOptions#openAllFiles). */
@@ -158,6 +171,15 @@ public final class HpfReader implements AutoCloseable {
       return null;
     }
     return open(storage, options);
+  }
+
+  /** Heap the index records held in memory take ({@link ReaderOptions#indexMemoryBytes}). */
+  public long heldIndexBytes() {
+    long bytes = 0;
+    for (LoadedBucket bucket : buckets.loaded()) {
+      bytes += bucket.heldRecordBytes();
+    }
+    return bytes;
   }
 
   /** What the record cache ({@link ReaderOptions#recordCacheBytes}) holds and has served. */
@@ -685,7 +707,7 @@ public final class HpfReader implements AutoCloseable {
   private LoadedBucket bucket(int layer, int b, BucketRef ref) throws IOException {
     return buckets.get(((long) layer << 32) | b,
         () -> LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(), ref,
-            recordCache));
+            recordCache, indexFitsMemory));
   }
 
   @Override

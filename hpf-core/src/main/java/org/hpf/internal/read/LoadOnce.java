@@ -4,6 +4,8 @@ import com.google.common.base.Throwables;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -67,6 +69,18 @@ final class LoadOnce<K, V extends Closeable> {
     if (failure != null) {
       throw failure;
     }
+  }
+
+  /** The values loaded so far (those still loading, or whose load failed, left out). */
+  List<V> loaded() {
+    List<V> done = new ArrayList<>();
+    for (FutureTask<V> task : values.values()) {
+      V value = loaded(task);
+      if (value != null) {
+        done.add(value);
+      }
+    }
+    return done;
   }
 
   private static <V> V loaded(FutureTask<V> task) {

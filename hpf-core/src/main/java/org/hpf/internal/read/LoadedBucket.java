@@ -20,7 +20,8 @@ import org.hpf.internal.io.ArchiveStorage;
 /**
  * A bucket whose function is in memory and whose index file is open: a lookup is one function
  * evaluation and one positioned read of the record (with the group of records its checksum
- * covers, in index files of version 2).
+ * covers, in index files of version 2), or none once the bucket's records are held in memory
+ * ({@link ResidentRecords}).
  */
 final class LoadedBucket implements java.io.Closeable {
   private final ArchiveInput index;
@@ -33,9 +34,10 @@ final class LoadedBucket implements java.io.Closeable {
   private final long recordCount;
   private final RecordCache cache;
   private final long cacheKey;
+  private final ResidentRecords resident;
 
   private LoadedBucket(ArchiveInput index, String file, BucketFunction function,
-      IndexHeader header, RecordCache cache) {
+      IndexHeader header, RecordCache cache, boolean mayHoldRecords) {
     this.index = index;
     this.file = file;
     this.function = function;
@@ -45,11 +47,16 @@ final class LoadedBucket implements java.io.Closeable {
     this.recordCount = header.recordCount();
     this.cache = cache;
     this.cacheKey = cache.newBucketKey();
+    this.resident = ResidentRecords.of(mayHoldRecords, recordsOffset,
+        layout.readEnd(recordCount - 1, recordCount));
   }
 
-  /** Opens the bucket's index file and loads its function with one positioned read. */
+  /**
+   * Opens the bucket's index file and loads its function with one positioned read; its records
+   * may be held in memory later where {@code mayHoldRecords}.
+   */
   static LoadedBucket load(ArchiveStorage storage, FileOpener opener, ArchiveId id,
-      BucketRef ref, RecordCache cache) throws IOException {
+      BucketRef ref, RecordCache cache, boolean mayHoldRecords) throws IOException {
     String name = ref.indexFile();
     String file = storage.location(name);
     ArchiveInput index = opener.open(name, ref.indexFileLength());
@@ -82,7 +89,7 @@ final class LoadedBucket implements java.io.Closeable {
       }
       BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), head,
           FileHeader.SIZE + headerSize, header.functionLength(), header.recordCount(), file);
-      return new LoadedBucket(index, file, function, header, cache);
+      return new LoadedBucket(index, file, function, header, cache, mayHoldRecords);
     } catch (EOFException e) {
       index.close();
       throw new CorruptArchiveException(file, "index file is truncated", e);
@@ -135,15 +142,25 @@ final class LoadedBucket implements java.io.Closeable {
    * lookups that need it.
    */
   RecordLayout.Span readRecords(long first, long last) throws IOException {
-    long start = layout.readStart(first);
-    byte[] bytes = new byte[(int) (layout.readEnd(last, recordCount) - start)];
     try {
+      byte[] section = resident.bytes(index);
+      if (section != null) {
+        return new RecordLayout.Span(layout, section, 0, recordCount, file, recordsOffset,
+            commonAccess);
+      }
+      long start = layout.readStart(first);
+      byte[] bytes = new byte[(int) (layout.readEnd(last, recordCount) - start)];
       index.readFully(recordsOffset + start, bytes, 0, bytes.length);
+      return new RecordLayout.Span(layout, bytes, first, recordCount, file, recordsOffset,
+          commonAccess);
     } catch (EOFException e) {
       throw new CorruptArchiveException(file, "index file is truncated", e);
     }
-    return new RecordLayout.Span(layout, bytes, first, recordCount, file, recordsOffset,
-        commonAccess);
+  }
+
+  /** Heap this bucket's records take, once held in memory; else 0. */
+  long heldRecordBytes() {
+    return resident.heldBytes();
   }
 
   long functionBits() {

@@ -1,5 +1,6 @@
 package org.hpf.internal.read;
 
+import org.hpf.ReadSettings;
 import org.hpf.internal.format.NameHasher;
 
 /**
@@ -13,16 +14,23 @@ import org.hpf.internal.format.NameHasher;
  * @param recordCacheBytes heap for the records of recent lookups (0, the default: none); a get
  *     whose record is cached reads only the member's entry. Each record counts
  *     {@value RecordCache#BYTES_PER_RECORD} bytes, so 64 MiB holds about 360,000 records
+ * @param indexMemoryBytes the most index bytes a reader may hold: where the generation's index
+ *     files together are no larger, a bucket looked up often enough keeps its records in memory
+ *     and later lookups in it read nothing ({@link ResidentRecords}); 0: never
  */
-public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long recordCacheBytes) {
+public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long recordCacheBytes,
+    long indexMemoryBytes) {
   public ReaderOptions {
     if (recordCacheBytes < 0) {
       throw new IllegalArgumentException("record cache of " + recordCacheBytes + " bytes");
     }
+    if (indexMemoryBytes < 0) {
+      throw new IllegalArgumentException("index memory of " + indexMemoryBytes + " bytes");
+    }
   }
 
   public ReaderOptions(NameHasher hasher) {
-    this(hasher, false, 0);
+    this(hasher, false, 0, ReadSettings.DEFAULT_INDEX_MEMORY_BYTES);
   }
 
   public static ReaderOptions defaults() {
@@ -30,10 +38,14 @@ public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long record
   }
 
   public ReaderOptions withOpenAllFiles(boolean value) {
-    return new ReaderOptions(hasher, value, recordCacheBytes);
+    return new ReaderOptions(hasher, value, recordCacheBytes, indexMemoryBytes);
   }
 
   public ReaderOptions withRecordCacheBytes(long bytes) {
-    return new ReaderOptions(hasher, openAllFiles, bytes);
+    return new ReaderOptions(hasher, openAllFiles, bytes, indexMemoryBytes);
+  }
+
+  public ReaderOptions withIndexMemoryBytes(long bytes) {
+    return new ReaderOptions(hasher, openAllFiles, recordCacheBytes, bytes);
   }
 }

@@ -1,0 +1,74 @@
+package org.hpf.internal.read;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hpf.internal.io.ArchiveInput;
+
+/**
+ * The records section of one index file, read whole once its bucket has served enough lookups to
+ * pay for it, so that every later lookup in the bucket reads nothing. A lookup's own read costs
+ * about one round trip whatever its size up to {@link #BYTES_PER_LOOKUP}; reading the section
+ * costs about one more per that many bytes. Reading it once the lookups have cost as much (the
+ * rule of renting skis until their price is spent) never spends more than twice what the best
+ * choice in hindsight would have, and a reader that makes one get (a new client's) never reads
+ * a large section at all. Lookups still check the checksum of their record's group on every
+ * use, so damage is reported as before.
+ */
+final class ResidentRecords {
+  /** Bytes of a section that cost about as much to read as one lookup's own read. */
+  static final long BYTES_PER_LOOKUP = 128 << 10;
+
+  private static final ResidentRecords NEVER = new ResidentRecords(0, 0, Long.MAX_VALUE);
+
+  private final long sectionOffset;
+  private final int sectionLength;
+  private final long lookupsBeforeRead;
+  private final AtomicLong lookups = new AtomicLong();
+  private final AtomicBoolean reading = new AtomicBoolean();
+  private volatile byte[] section;
+
+  private ResidentRecords(long sectionOffset, int sectionLength, long lookupsBeforeRead) {
+    this.sectionOffset = sectionOffset;
+    this.sectionLength = sectionLength;
+    this.lookupsBeforeRead = lookupsBeforeRead;
+  }
+
+  /**
+   * The section from {@code offset}, {@code length} bytes long; it stays in the file unless
+   * {@code mayHold} (the reader's index fits its memory).
+   */
+  static ResidentRecords of(boolean mayHold, long offset, long length) {
+    if (!mayHold || length > Integer.MAX_VALUE - 16) {
+      return NEVER;
+    }
+    return new ResidentRecords(offset, (int) length, 1 + length / BYTES_PER_LOOKUP);
+  }
+
+  /**
+   * The section's bytes, from the start of the records section, or null while each lookup
+   * reads its own records. Counts this lookup, and reads the section if that makes it worth it
+   * (one thread reads; the others go on reading their records meanwhile).
+   */
+  byte[] bytes(ArchiveInput index) throws IOException {
+    byte[] held = section;
+    if (held != null || lookups.incrementAndGet() < lookupsBeforeRead
+        || !reading.compareAndSet(false, true)) {
+      return held;
+    }
+    try {
+      byte[] read = new byte[sectionLength];
+      index.readFully(sectionOffset, read, 0, read.length);
+      section = read;
+      return read;
+    } catch (IOException | RuntimeException e) {
+      reading.set(false); // a later lookup tries again
+      throw e;
+    }
+  }
+
+  /** Bytes held: the section's once read, else 0. */
+  long heldBytes() {
+    return section == null ? 0 : sectionLength;
+  }
+}
