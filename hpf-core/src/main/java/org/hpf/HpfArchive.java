@@ -64,7 +64,7 @@ public final class HpfArchive {
   public static ArchiveReader openReader(Path archive, Configuration conf,
       ReadSettings settings) throws IOException {
     ReaderOptions options = new ReaderOptions(null, settings.openAllFiles(),
-        settings.recordCacheBytes(), settings.indexMemoryBytes());
+        settings.recordCacheBytes(), settings.indexMemoryBytes(), null);
     FileSystem fs = archive.getFileSystem(conf);
     return new DefaultArchiveReader(HpfReader.open(fs, archive, options),
         new DirectoryAccess(fs, archive));

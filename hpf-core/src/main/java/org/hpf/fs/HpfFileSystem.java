@@ -39,6 +39,7 @@ import org.hpf.internal.format.IndexRecord;
 import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.read.IndexMemory;
 import org.hpf.internal.read.ReaderOptions;
 
 /**
@@ -99,8 +100,8 @@ public class HpfFileSystem extends FileSystem {
   /** Default of {@link #READ_AHEAD_KEY}: 4 MiB. */
   public static final long READ_AHEAD_DEFAULT = 4 << 20;
   /**
-   * The most heap per open archive for index records read whole, so that a get in a bucket
-   * looked up often reads only its entry; 0 keeps none. See
+   * The most heap for index records read whole, all the archives this file system has open
+   * together, so that a get in a bucket looked up often reads only its entry; 0 keeps none. See
    * {@link org.hpf.ReadSettings#indexMemoryBytes}, whose default it has.
    */
   public static final String INDEX_MEMORY_KEY = "fs.hpf.index-memory.bytes";
@@ -129,8 +130,8 @@ public class HpfFileSystem extends FileSystem {
     cache = new ArchiveCache(underlying, conf.getLong(CHECK_INTERVAL_KEY,
         CHECK_INTERVAL_DEFAULT), conf.getInt(DIRECTORY_SET_KEY, DIRECTORY_SET_DEFAULT),
         ReaderOptions.defaults().withRecordCacheBytes(recordCacheBytes(conf))
-            .withIndexMemoryBytes(conf.getLongBytes(INDEX_MEMORY_KEY,
-                ReadSettings.DEFAULT_INDEX_MEMORY_BYTES)));
+            .withSharedIndexMemory(new IndexMemory(conf.getLongBytes(INDEX_MEMORY_KEY,
+                ReadSettings.DEFAULT_INDEX_MEMORY_BYTES))));
     listing = new ArchiveListing(uri.getAuthority());
     inMemoryLimit = conf.getLong(IN_MEMORY_KEY, IN_MEMORY_DEFAULT);
     readAhead = new ReadAhead(conf.getLongBytes(READ_AHEAD_KEY, READ_AHEAD_DEFAULT),

@@ -70,6 +70,8 @@ public final class HpfReader implements AutoCloseable {
   private final RecordCache recordCache;
   /** Whether the generation's index files together fit {@link ReaderOptions#indexMemoryBytes}. */
   private final boolean indexFitsMemory;
+  /** Where the records this reader holds whole count: its own, or one readers share. */
+  private final IndexMemory indexMemory;
   /** The archive's hash algorithm (or a test's hasher). */
   private final NameHasher hasher;
   /** What listings learned of each names segment's blocks, by file name. */
@@ -89,6 +91,8 @@ public final class HpfReader implements AutoCloseable {
     this.parts = new PartFiles(storage, this::openGenerationFile, manifest);
     this.recordCache = RecordCache.ofBytes(options.recordCacheBytes());
     this.indexFitsMemory = indexBytes(layers) <= options.indexMemoryBytes();
+    this.indexMemory = options.sharedIndexMemory() != null ? options.sharedIndexMemory()
+        : new IndexMemory(options.indexMemoryBytes());
     this.hasher = options.hasher() != null ? options.hasher()
         : NameHasher.forAlgorithm(manifest.hashAlgorithm());
     for (NamesSegment segment : manifest.namesSegments()) {
@@ -707,7 +711,7 @@ public final class HpfReader implements AutoCloseable {
   private LoadedBucket bucket(int layer, int b, BucketRef ref) throws IOException {
     return buckets.get(((long) layer << 32) | b,
         () -> LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(), ref,
-            recordCache, indexFitsMemory));
+            recordCache, indexMemory, indexFitsMemory));
   }
 
   @Override

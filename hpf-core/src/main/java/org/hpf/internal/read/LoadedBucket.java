@@ -37,7 +37,7 @@ final class LoadedBucket implements java.io.Closeable {
   private final ResidentRecords resident;
 
   private LoadedBucket(ArchiveInput index, String file, BucketFunction function,
-      IndexHeader header, RecordCache cache, boolean mayHoldRecords) {
+      IndexHeader header, RecordCache cache, IndexMemory memory, boolean mayHoldRecords) {
     this.index = index;
     this.file = file;
     this.function = function;
@@ -47,16 +47,17 @@ final class LoadedBucket implements java.io.Closeable {
     this.recordCount = header.recordCount();
     this.cache = cache;
     this.cacheKey = cache.newBucketKey();
-    this.resident = ResidentRecords.of(mayHoldRecords, recordsOffset,
+    this.resident = ResidentRecords.of(mayHoldRecords, memory, recordsOffset,
         layout.readEnd(recordCount - 1, recordCount));
   }
 
   /**
    * Opens the bucket's index file and loads its function with one positioned read; its records
-   * may be held in memory later where {@code mayHoldRecords}.
+   * may be held in {@code memory} later where {@code mayHoldRecords}.
    */
   static LoadedBucket load(ArchiveStorage storage, FileOpener opener, ArchiveId id,
-      BucketRef ref, RecordCache cache, boolean mayHoldRecords) throws IOException {
+      BucketRef ref, RecordCache cache, IndexMemory memory, boolean mayHoldRecords)
+      throws IOException {
     String name = ref.indexFile();
     String file = storage.location(name);
     ArchiveInput index = opener.open(name, ref.indexFileLength());
@@ -89,7 +90,7 @@ final class LoadedBucket implements java.io.Closeable {
       }
       BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), head,
           FileHeader.SIZE + headerSize, header.functionLength(), header.recordCount(), file);
-      return new LoadedBucket(index, file, function, header, cache, mayHoldRecords);
+      return new LoadedBucket(index, file, function, header, cache, memory, mayHoldRecords);
     } catch (EOFException e) {
       index.close();
       throw new CorruptArchiveException(file, "index file is truncated", e);
@@ -169,6 +170,7 @@ final class LoadedBucket implements java.io.Closeable {
 
   @Override
   public void close() throws IOException {
+    resident.release();
     index.close();
   }
 }

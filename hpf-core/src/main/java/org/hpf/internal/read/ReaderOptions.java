@@ -17,9 +17,11 @@ import org.hpf.internal.format.NameHasher;
  * @param indexMemoryBytes the most index bytes a reader may hold: where the generation's index
  *     files together are no larger, a bucket looked up often enough keeps its records in memory
  *     and later lookups in it read nothing ({@link ResidentRecords}); 0: never
+ * @param sharedIndexMemory where the records held count, shared with other readers (its size is
+ *     {@code indexMemoryBytes}); null: each reader has its own
  */
 public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long recordCacheBytes,
-    long indexMemoryBytes) {
+    long indexMemoryBytes, IndexMemory sharedIndexMemory) {
   public ReaderOptions {
     if (recordCacheBytes < 0) {
       throw new IllegalArgumentException("record cache of " + recordCacheBytes + " bytes");
@@ -30,7 +32,7 @@ public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long record
   }
 
   public ReaderOptions(NameHasher hasher) {
-    this(hasher, false, 0, ReadSettings.DEFAULT_INDEX_MEMORY_BYTES);
+    this(hasher, false, 0, ReadSettings.DEFAULT_INDEX_MEMORY_BYTES, null);
   }
 
   public static ReaderOptions defaults() {
@@ -38,14 +40,21 @@ public record ReaderOptions(NameHasher hasher, boolean openAllFiles, long record
   }
 
   public ReaderOptions withOpenAllFiles(boolean value) {
-    return new ReaderOptions(hasher, value, recordCacheBytes, indexMemoryBytes);
+    return new ReaderOptions(hasher, value, recordCacheBytes, indexMemoryBytes,
+        sharedIndexMemory);
   }
 
   public ReaderOptions withRecordCacheBytes(long bytes) {
-    return new ReaderOptions(hasher, openAllFiles, bytes, indexMemoryBytes);
+    return new ReaderOptions(hasher, openAllFiles, bytes, indexMemoryBytes, sharedIndexMemory);
   }
 
+  /** These options with a reader's own index memory of {@code bytes}. */
   public ReaderOptions withIndexMemoryBytes(long bytes) {
-    return new ReaderOptions(hasher, openAllFiles, recordCacheBytes, bytes);
+    return new ReaderOptions(hasher, openAllFiles, recordCacheBytes, bytes, null);
+  }
+
+  /** These options with index memory shared by every reader given {@code memory}. */
+  public ReaderOptions withSharedIndexMemory(IndexMemory memory) {
+    return new ReaderOptions(hasher, openAllFiles, recordCacheBytes, memory.bytes(), memory);
   }
 }

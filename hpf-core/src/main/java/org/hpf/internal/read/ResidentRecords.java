@@ -19,8 +19,10 @@ final class ResidentRecords {
   /** Bytes of a section that cost about as much to read as one lookup's own read. */
   static final long BYTES_PER_LOOKUP = 128 << 10;
 
-  private static final ResidentRecords NEVER = new ResidentRecords(0, 0, Long.MAX_VALUE);
+  private static final ResidentRecords NEVER =
+      new ResidentRecords(new IndexMemory(0), 0, 0, Long.MAX_VALUE);
 
+  private final IndexMemory memory;
   private final long sectionOffset;
   private final int sectionLength;
   private final long lookupsBeforeRead;
@@ -28,7 +30,9 @@ final class ResidentRecords {
   private final AtomicBoolean reading = new AtomicBoolean();
   private volatile byte[] section;
 
-  private ResidentRecords(long sectionOffset, int sectionLength, long lookupsBeforeRead) {
+  private ResidentRecords(IndexMemory memory, long sectionOffset, int sectionLength,
+      long lookupsBeforeRead) {
+    this.memory = memory;
     this.sectionOffset = sectionOffset;
     this.sectionLength = sectionLength;
     this.lookupsBeforeRead = lookupsBeforeRead;
@@ -36,19 +40,21 @@ final class ResidentRecords {
 
   /**
    * The section from {@code offset}, {@code length} bytes long; it stays in the file unless
-   * {@code mayHold} (the reader's index fits its memory).
+   * {@code mayHold} (the reader's index fits its memory), and is read only while
+   * {@code memory} has room for it.
    */
-  static ResidentRecords of(boolean mayHold, long offset, long length) {
+  static ResidentRecords of(boolean mayHold, IndexMemory memory, long offset, long length) {
     if (!mayHold || length > Integer.MAX_VALUE - 16) {
       return NEVER;
     }
-    return new ResidentRecords(offset, (int) length, 1 + length / BYTES_PER_LOOKUP);
+    return new ResidentRecords(memory, offset, (int) length, 1 + length / BYTES_PER_LOOKUP);
   }
 
   /**
    * The section's bytes, from the start of the records section, or null while each lookup
    * reads its own records. Counts this lookup, and reads the section if that makes it worth it
-   * (one thread reads; the others go on reading their records meanwhile).
+   * and the memory has room (one thread reads; the others go on reading their records
+   * meanwhile).
    */
   byte[] bytes(ArchiveInput index) throws IOException {
     byte[] held = section;
@@ -56,12 +62,17 @@ final class ResidentRecords {
         || !reading.compareAndSet(false, true)) {
       return held;
     }
+    if (!memory.reserve(sectionLength)) {
+      reading.set(false); // a later lookup tries again, once other readers gave memory back
+      return null;
+    }
     try {
       byte[] read = new byte[sectionLength];
       index.readFully(sectionOffset, read, 0, read.length);
       section = read;
       return read;
     } catch (IOException | RuntimeException e) {
+      memory.release(sectionLength);
       reading.set(false); // a later lookup tries again
       throw e;
     }
@@ -70,5 +81,13 @@ final class ResidentRecords {
   /** Bytes held: the section's once read, else 0. */
   long heldBytes() {
     return section == null ? 0 : sectionLength;
+  }
+
+  /** Gives the section's memory back; for a bucket being closed. */
+  void release() {
+    if (section != null) {
+      section = null;
+      memory.release(sectionLength);
+    }
   }
 }

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A bucket looked up often enough is read whole once, and later lookups in it read no index;
- * never beyond the reader's index memory; damage in a held record is still reported.
+ * never beyond the reader's index memory, or the memory readers share; damage in a held record
+ * is still reported.
  */
 class ResidentRecordsTest {
   /** One bucket of this many records: a records section of about 410 KiB. */
@@ -92,12 +93,38 @@ class ResidentRecordsTest {
   void anIndexLargerThanTheMemoryIsNeverHeld() throws IOException {
     for (long memory : new long[] {0, 400_000}) {
       try (HpfReader reader = open(ReaderOptions.defaults().withIndexMemoryBytes(memory))) {
-        for (String name : files.keySet()) {
-          get(reader, name);
-        }
+        getAll(reader);
         assertEquals(1 + MEMBERS, storage.reads("index"), "memory " + memory);
         assertEquals(0, reader.heldIndexBytes());
       }
+    }
+  }
+
+  @Test
+  void readersSharingAMemoryHoldNoMoreThanIt() throws IOException {
+    IndexMemory memory = new IndexMemory(600_000); // one bucket's records, not two
+    ReaderOptions shared = ReaderOptions.defaults().withSharedIndexMemory(memory);
+    try (HpfReader first = open(shared)) {
+      getAll(first);
+      assertThat(first.heldIndexBytes()).isPositive();
+      try (HpfReader second = open(shared)) {
+        getAll(second);
+        assertEquals(0, second.heldIndexBytes(), "no room left for the second reader");
+        assertEquals(1 + MEMBERS, storage.reads("index"));
+        assertEquals(first.heldIndexBytes(), memory.used());
+      }
+    }
+    assertEquals(0, memory.used(), "closed readers give their memory back");
+    try (HpfReader third = open(shared)) {
+      getAll(third);
+      assertEquals(third.heldIndexBytes(), memory.used());
+      assertThat(memory.used()).isPositive();
+    }
+  }
+
+  private void getAll(HpfReader reader) throws IOException {
+    for (String name : files.keySet()) {
+      get(reader, name);
     }
   }
 
