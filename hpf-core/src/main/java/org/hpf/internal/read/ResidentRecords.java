@@ -29,6 +29,8 @@ final class ResidentRecords {
   private final AtomicLong lookups = new AtomicLong();
   private final AtomicBoolean reading = new AtomicBoolean();
   private volatile byte[] section;
+  /** Set when the bucket closes: a read finishing after that gives its memory back at once. */
+  private boolean released;
 
   private ResidentRecords(IndexMemory memory, long sectionOffset, int sectionLength,
       long lookupsBeforeRead) {
@@ -69,7 +71,13 @@ final class ResidentRecords {
     try {
       byte[] read = new byte[sectionLength];
       index.readFully(sectionOffset, read, 0, read.length);
-      section = read;
+      synchronized (this) {
+        if (released) {
+          memory.release(sectionLength);
+        } else {
+          section = read;
+        }
+      }
       return read;
     } catch (IOException | RuntimeException e) {
       memory.release(sectionLength);
@@ -83,8 +91,9 @@ final class ResidentRecords {
     return section == null ? 0 : sectionLength;
   }
 
-  /** Gives the section's memory back; for a bucket being closed. */
-  void release() {
+  /** Gives the section's memory back, now or when a read under way ends; the bucket closes. */
+  synchronized void release() {
+    released = true;
     if (section != null) {
       section = null;
       memory.release(sectionLength);
