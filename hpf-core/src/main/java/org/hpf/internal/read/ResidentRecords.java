@@ -59,6 +59,9 @@ final class ResidentRecords {
    * meanwhile).
    */
   byte[] bytes(ArchiveInput index) throws IOException {
+    if (this == NEVER) {
+      return null; // shared by every bucket that never holds: no counter for all threads to bump
+    }
     byte[] held = section;
     if (held != null || lookups.incrementAndGet() < lookupsBeforeRead
         || !reading.compareAndSet(false, true)) {

@@ -186,7 +186,7 @@ public final class Recovery {
       // A create that died before its journal held a record (or whose records could not have
       // committed): nothing to redo, so what it left goes, and the create can run again.
       Report removal = removeUncommittedCreate(storage, report.filesDeleted());
-      if (removal != null && removal.removedCreate()) {
+      if (removal != null) {
         return removal;
       }
     }
