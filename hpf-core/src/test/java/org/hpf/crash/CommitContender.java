@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.hpf.ConcurrentCommitException;
+import org.hpf.LockLostException;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
 
@@ -13,7 +14,7 @@ import org.hpf.internal.write.WriterOptions;
  * object store): each round it waits to be told to open the archive, plainly or breaking the
  * lock of the other contender, which opened first; then, once told, both add a member of their
  * own and commit at the same moment. It reports "committed", "conflict" (another writer
- * committed first) or the error.
+ * committed first), "lock lost" (its lock was broken, and it committed nothing) or the error.
  *
  * <p>Arguments: configuration file, archive URI, number of rounds, control directory, name.
  */
@@ -49,6 +50,8 @@ public final class CommitContender {
         result = "committed";
       } catch (ConcurrentCommitException e) {
         result = "conflict";
+      } catch (LockLostException e) {
+        result = "lock lost";
       } catch (Exception e) {
         result = "error: " + e;
       }

@@ -269,6 +269,40 @@ class WriterLockTest {
   }
 
   /**
+   * A holder alive on this machine whose line cannot be read (on HDFS, the length of a lock file
+   * whose writer was stopped may not be obtainable from the DataNodes), while the file system
+   * says its writer is gone (its lease past the soft limit): the lock is not taken over, since
+   * nothing shows the holder is not this machine's live process.
+   */
+  @Test
+  void aLockWhoseLineCannotBeReadIsNotTakenOverOnTheLeaseAlone() throws Exception {
+    Configuration conf = new Configuration();
+    org.apache.hadoop.fs.Path archive = archiveWithFiles(conf, hadoopPath(tmp.resolve("u.hpf")));
+    ArchiveStorage real = storage(conf, archive);
+    WriterLock held = WriterLock.acquire(real, "append");
+    try {
+      ArchiveStorage unreadable = new org.hpf.internal.io.ForwardingStorage(real) {
+        @Override
+        public org.hpf.internal.io.ArchiveInput open(String name) throws java.io.IOException {
+          if (name.equals(ArchiveLayout.LOCK)) {
+            throw new java.io.IOException("Cannot obtain block length for LocatedBlock");
+          }
+          return super.open(name);
+        }
+
+        @Override
+        public boolean writerIsGone(String name) {
+          return true;
+        }
+      };
+      assertThrows(ArchiveLockedException.class, () -> WriterLock.acquire(unreadable, "append"));
+      assertTrue(read(real).contains("append by "), "the holder's lock is still there");
+    } finally {
+      held.release();
+    }
+  }
+
+  /**
    * A pid no process has: the kernel's limit (a pid that ended may be reused at once, by a
    * thread of this JVM even, whose id is a pid too).
    */

@@ -556,6 +556,11 @@ abstract class GoldenArchiveChecks {
           + floor + " above the parts " + parts.keySet());
       assertTrue(buf.getLong() != 0, file + ": CommitId");
     }
+    // Version 6: BaseCommitId:int64 (the commit id of the generation built on; 0 for the first).
+    if (version >= 6) {
+      long baseCommitId = buf.getLong();
+      assertTrue(generation == 1 || baseCommitId != 0, file + ": BaseCommitId");
+    }
     assertEquals(bytes.length - FileFooter.SIZE, buf.position(), file + " ends at its footer");
     return new ParsedManifest(generation, fileCount, originalBytes, storedBytes, capacity,
         blockSize, partSize, directories, layerRecords, segments, segmentEntries, parts, bodies,

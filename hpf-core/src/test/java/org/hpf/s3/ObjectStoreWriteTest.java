@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
 import org.hpf.ArchiveExistsException;
 import org.hpf.ConcurrentCommitException;
+import org.hpf.LockLostException;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
@@ -105,7 +106,7 @@ class ObjectStoreWriteTest {
    * A writer that stalls mid-change loses its lock to one that breaks it: the new holder's
    * recovery commits the newest generation again, so the stalled writer's files can never be
    * named by a commit, and collects the parts it had published. The stalled writer then fails
-   * to commit, and the archive holds what it held, verified.
+   * to commit, saying that its lock was lost, and the archive holds what it held, verified.
    */
   @Test
   void aStalledWritersFilesAreFencedOffThenCollected(TestInfo test) throws IOException {
@@ -131,9 +132,8 @@ class ObjectStoreWriteTest {
       assertThat(BucketKeys.files(breakerFs, archive))
           .noneMatch(key -> key.startsWith("part-") && !isPartOf(breakerFs, archive, key));
 
-      ConcurrentCommitException refused = assertThrows(ConcurrentCommitException.class,
-          stalled::commit);
-      assertThat(refused).hasMessageContaining("generation 2");
+      LockLostException refused = assertThrows(LockLostException.class, stalled::commit);
+      assertThat(refused).hasMessageContaining("the lock file is gone");
       stalled.close();
       assertHolds(breakerFs, archive, members, 2);
     }
@@ -158,8 +158,11 @@ class ObjectStoreWriteTest {
       addMembers(winner, members, "winner", 1);
       winner.commit();
     }
-    assertThat(assertThrows(ConcurrentCommitException.class, loser::commit))
-        .hasMessageContaining("was created by another writer first");
+    // The winner broke the loser's lock: the loser says so, with what showed it.
+    LockLostException lost = assertThrows(LockLostException.class, loser::commit);
+    assertThat(lost.getSuppressed()).anySatisfy(e -> assertThat(e)
+        .isInstanceOf(ConcurrentCommitException.class)
+        .hasMessageContaining("was created by another writer first"));
     loser.close();
     assertHolds(s3, archive, members, 2);
   }
@@ -329,8 +332,9 @@ class ObjectStoreWriteTest {
       writer.commit();
     }
 
-    // Its files of generation 1 or its manifest lose to the new archive's.
-    assertThrows(ConcurrentCommitException.class, paused::commit);
+    // Its lock was broken, and its files of generation 1 or its manifest lose to the new
+    // archive's.
+    assertThrows(LockLostException.class, paused::commit);
     paused.close();
     assertHolds(s3, archive, members, 3);
     ArchiveStorage storage = HdfsIntegration.storage(s3, archive);

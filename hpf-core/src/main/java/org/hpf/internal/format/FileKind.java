@@ -5,7 +5,7 @@ package org.hpf.internal.format;
  * own version (byte 5): the newest this code writes, and reads along with every older one.
  */
 public enum FileKind {
-  MANIFEST(1, 5),
+  MANIFEST(1, 6),
   DIRECTORY(2, 1),
   INDEX(3, 3),
   PART(4, 2),

@@ -18,7 +18,8 @@ import org.hpf.NoCommittedGenerationException;
 public record Manifest(ArchiveId archiveId, long generation, long commitTimeMillis,
     int hashAlgorithm, long fileCount, long originalBytes, long storedBytes, int bucketCapacity,
     long blockSize, long partSize, List<Layer> layers, List<NamesSegment> namesSegments,
-    List<PartInfo> parts, List<MemberAccess> accesses, int partIdFloor, long commitId) {
+    List<PartInfo> parts, List<MemberAccess> accesses, int partIdFloor, long commitId,
+    long baseCommitId) {
 
   /** The most access classes an archive may record: ids are uint16, 0 means none. */
   public static final int MAX_ACCESSES = 0xFFFF;
@@ -73,6 +74,8 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
    *     from one generation to the next
    * @param commitId random, telling this commit from any other of the same generation (0 in
    *     manifests before version 5)
+   * @param baseCommitId the commit id of the generation this one was built on: 0 for an
+   *     archive's first generation and in manifests before version 6 (unknown)
    */
   public Manifest {
     layers = List.copyOf(layers);
@@ -95,7 +98,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       List<NamesSegment> namesSegments, List<PartInfo> parts, List<MemberAccess> accesses) {
     this(archiveId, generation, commitTimeMillis, hashAlgorithm, fileCount, originalBytes,
         storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments, parts,
-        accesses, idsAbove(parts), newCommitId());
+        accesses, idsAbove(parts), newCommitId(), 0);
   }
 
   /** One more than the largest id among {@code parts} (at most the largest int); 0 for none. */
@@ -125,7 +128,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
   public Manifest republished(long next, int partIdsAbove) {
     return new Manifest(archiveId, next, System.currentTimeMillis(), hashAlgorithm, fileCount,
         originalBytes, storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments,
-        parts, accesses, Math.max(partIdFloor, partIdsAbove), newCommitId());
+        parts, accesses, Math.max(partIdFloor, partIdsAbove), newCommitId(), commitId);
   }
 
   /**
@@ -155,7 +158,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
   public Manifest withAccesses(List<MemberAccess> dictionary) {
     return new Manifest(archiveId, generation, commitTimeMillis, hashAlgorithm, fileCount,
         originalBytes, storedBytes, bucketCapacity, blockSize, partSize, layers, namesSegments,
-        parts, dictionary, partIdFloor, commitId);
+        parts, dictionary, partIdFloor, commitId, baseCommitId);
   }
 
   /**
@@ -239,6 +242,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
     }
     data.writeInt(partIdFloor);
     data.writeLong(commitId);
+    data.writeLong(baseCommitId);
     out.writeFooter();
     return bytes.toByteArray();
   }
@@ -293,6 +297,7 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
       List<MemberAccess> accesses = version >= 4 ? accesses(buf, file) : List.of();
       int floor = idsAbove(parts);
       long commitId = 0;
+      long baseCommitId = 0;
       if (version >= 5) {
         int recorded = buf.getInt();
         if (recorded < floor) {
@@ -302,14 +307,17 @@ public record Manifest(ArchiveId archiveId, long generation, long commitTimeMill
         floor = recorded;
         commitId = buf.getLong();
       }
+      if (version >= 6) {
+        baseCommitId = buf.getLong();
+      }
       if (buf.hasRemaining()) {
         throw new CorruptArchiveException(file, buf.position(),
-            buf.remaining() + " unexpected bytes after the " + (version >= 5 ? "commit id"
-                : version == 4 ? "access classes" : "part list"));
+            buf.remaining() + " unexpected bytes after the " + (version >= 6 ? "base commit id"
+                : version == 5 ? "commit id" : version == 4 ? "access classes" : "part list"));
       }
       return new Manifest(id, generation, commitTime, hashAlgorithm, fileCount, originalBytes,
           storedBytes, capacity, blockSize, partSize, layers, segments, parts, accesses, floor,
-          commitId);
+          commitId, baseCommitId);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw SealedFile.truncatedBody(file, buf, e);
     }

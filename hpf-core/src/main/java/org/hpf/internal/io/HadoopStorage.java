@@ -14,10 +14,13 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -453,6 +456,15 @@ public final class HadoopStorage implements ArchiveStorage {
     private final FSDataOutputStream out;
     /** The file system that created it, to delete it by identity; null where not needed. */
     private final FileSystem fs;
+    private final OutputStream stream;
+    /**
+     * The failures this output threw, by identity. After a pipeline failure HDFS's stream throws
+     * its one stored exception again from every later call: closing the stream after a failed
+     * write (a try-with-resources, a clean-up) would add that exception to itself as suppressed,
+     * which throws {@code IllegalArgumentException: Self-suppression not permitted} and hides
+     * both. A repeat is thrown as a new exception caused by the first.
+     */
+    private final Set<Throwable> thrown = Collections.newSetFromMap(new IdentityHashMap<>());
 
     public HadoopOutput(FSDataOutputStream out) {
       this(out, null);
@@ -461,16 +473,31 @@ public final class HadoopStorage implements ArchiveStorage {
     public HadoopOutput(FSDataOutputStream out, FileSystem fs) {
       this.out = out;
       this.fs = fs;
+      this.stream = new ExplainingOutputStream(out, this::fresh, this::close);
+    }
+
+    /** {@code e}, or a new exception caused by it where this output threw it before. */
+    private IOException fresh(IOException e) {
+      synchronized (thrown) {
+        if (thrown.add(e)) {
+          return e;
+        }
+      }
+      return new IOException(e.getMessage() + " (again)", e);
     }
 
     @Override
     public OutputStream stream() {
-      return out;
+      return stream;
     }
 
     @Override
     public void flush() throws IOException {
-      out.hflush();
+      try {
+        out.hflush();
+      } catch (IOException e) {
+        throw fresh(e);
+      }
     }
 
     @Override
@@ -478,7 +505,11 @@ public final class HadoopStorage implements ArchiveStorage {
       // No SyncFlag: the block being written is synced, the earlier ones were as they filled
       // (SYNC_BLOCK). UPDATE_LENGTH adds nothing here (lease recovery takes the length from the
       // DataNodes), and END_BLOCK would cut a short block at every sync.
-      out.hsync();
+      try {
+        out.hsync();
+      } catch (IOException e) {
+        throw fresh(e);
+      }
     }
 
     @Override
@@ -509,7 +540,11 @@ public final class HadoopStorage implements ArchiveStorage {
 
     @Override
     public void close() throws IOException {
-      out.close();
+      try {
+        out.close();
+      } catch (IOException e) {
+        throw fresh(e);
+      }
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
+import org.hpf.ConcurrentCommitException;
 import org.hpf.ExistingNames;
 import org.hpf.FileNotInArchiveException;
 import org.hpf.HashCollisionException;
@@ -105,7 +106,7 @@ public final class ArchiveWriter implements AutoCloseable {
    * most its first generation may get), null where it keeps none.
    */
   private record NewArchive(ArchiveId id, int capacity, long blockSize, long partSize,
-      RootAccess given) {}
+      RootAccess given, OwnFiles own) {}
 
   private ArchiveWriter(Configuration conf, ArchiveStorage storage, WriterOptions options,
       WriterLock lock, WriterPool pool, Recovery.Report recovery, NewArchive creating)
@@ -134,8 +135,9 @@ public final class ArchiveWriter implements AutoCloseable {
   }
 
   /** As {@link #create(Configuration, Path, WriterOptions)}, in {@code storage} (tests). */
-  public static ArchiveWriter create(Configuration conf, ArchiveStorage storage,
+  public static ArchiveWriter create(Configuration conf, ArchiveStorage target,
       WriterOptions options) throws IOException {
+    ArchiveStorage storage = ArchiveFileDeleter.around(target);
     if (storage.rootExistsNonEmpty()) {
       throw UncommittedCreate.existsError(storage);
     }
@@ -143,22 +145,53 @@ public final class ArchiveWriter implements AutoCloseable {
         .blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
     storage.mkdirs(Manifest.DIR);
-    // Only its owner reads the archive until its first commit sets who else may.
-    RootAccess given = storage.rootAccess();
-    if (given != null) {
-      storage.setRootAccess(given.without(0077));
+    RootAccess given;
+    try {
+      // Only its owner reads the archive until its first commit sets who else may.
+      given = storage.rootAccess();
+      if (given != null) {
+        storage.setRootAccess(given.without(0077));
+      }
+    } catch (FileNotFoundException e) {
+      throw removedWhileCreating(storage, e);
     }
     WriterLock lock = WriterLock.acquire(storage, "create");
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {
+      requireNothingButThisCreate(storage);
       ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
-      return new ArchiveWriter(conf, lock.fence(owning(storage, id)), options, lock, pool, null,
-          new NewArchive(id, capacity, blockSize, options.layout().partSize(), given));
+      ArchiveStorage owned = owning(storage, id);
+      return new ArchiveWriter(conf, lock.fence(owned), options, lock, pool, null,
+          new NewArchive(id, capacity, blockSize, options.layout().partSize(), given,
+              owned instanceof OwnFiles own ? own : null));
     } catch (IOException | RuntimeException | Error e) {
       pool.close();
       lock.release();
       throw e;
     }
+  }
+
+  /**
+   * Refuses a create whose path another writer took between its first look and its lock: a
+   * create that committed there, or recovery that removed the directory.
+   */
+  private static void requireNothingButThisCreate(ArchiveStorage storage) throws IOException {
+    List<String> manifests;
+    try {
+      manifests = storage.list(Manifest.DIR);
+    } catch (FileNotFoundException e) {
+      throw removedWhileCreating(storage, e);
+    }
+    if (!manifests.isEmpty() || storage.list("").stream().anyMatch(name ->
+        !name.equals(Manifest.DIR) && !name.startsWith(ArchiveLayout.LOCK))) {
+      throw UncommittedCreate.existsError(storage);
+    }
+  }
+
+  private static ConcurrentCommitException removedWhileCreating(ArchiveStorage storage,
+      IOException cause) {
+    return new ConcurrentCommitException(storage.location(), "the directory was removed "
+        + "while the archive was being created", cause);
   }
 
   /** Opens the archive for changes: lock, then recover if a writer died. */
@@ -189,8 +222,9 @@ public final class ArchiveWriter implements AutoCloseable {
   /** A writer on the archive, or none where recovery removed a create that never committed. */
   private record Recovered(ArchiveWriter writer, Recovery.Report report) {}
 
-  private static Recovered openRecovered(Configuration conf, ArchiveStorage storage,
+  private static Recovered openRecovered(Configuration conf, ArchiveStorage target,
       WriterOptions options) throws IOException {
+    ArchiveStorage storage = ArchiveFileDeleter.around(target);
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
@@ -911,13 +945,12 @@ public final class ArchiveWriter implements AutoCloseable {
         if (failedCreate) {
           // Nothing was committed and nobody else can have used this directory: remove it,
           // before the release, so that the lock confirms it was not taken over meanwhile. On
-          // an object store, where the lock does not exclude, behind a removal marker: another
-          // writer's create can then not commit in between, nor lose a file once committed.
+          // an object store, where the lock does not exclude, only the files this create made:
+          // once its lock was broken, the path may hold another create's files, committed or
+          // under way, which this writer must not touch.
           try {
-            if (storage instanceof OwnFiles own) {
-              if (UncommittedCreate.remove(own) == UncommittedCreate.NOT_A_CREATE) {
-                own.deleteOwn(); // others' files came in meanwhile: only this writer's go
-              }
+            if (creating.own() != null) {
+              creating.own().deleteOwn();
             } else {
               storage.deleteRoot();
             }
@@ -928,7 +961,7 @@ public final class ArchiveWriter implements AutoCloseable {
         }
       } finally {
         lock.release();
-        if (failedCreate && storage instanceof OwnFiles) {
+        if (failedCreate && creating.own() != null) {
           removeEmptyDirectory();
         }
       }

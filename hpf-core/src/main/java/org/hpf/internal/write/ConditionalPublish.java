@@ -21,11 +21,22 @@ import org.slf4j.LoggerFactory;
  * <p>Retention deletes old manifests, so a name free now may have been taken before: a writer
  * paused for long enough could otherwise create a generation the archive has moved past, and
  * report as committed a change that no reader will see. Manifests are only ever deleted oldest
- * first, and the newest never, so the generation a change built on still being there, as the
- * very commit it read, after the create shows that the created generation had never existed
- * before. A create has no such generation: its manifest is the archive's first, in line where
- * the newest manifest is of the same archive (its id is random per create) and every file it
- * names is there.
+ * first, and the newest never, and each records the commit id of the generation it was built on.
+ * So after its create a writer looks at what is there:
+ * <ul>
+ *   <li>the generation it built on, still there as the very commit it read: the created
+ *       generation had never existed before, and is the archive's next;
+ *   <li>the generation after the created one, built on this very commit (its base commit id, or
+ *       before format 6 a file of this writer that it names): another writer went on from this
+ *       commit, which is in line, whatever retention removed since;
+ *   <li>that generation built on another commit, the base replaced by another commit, or the
+ *       created manifest still there while the generation after it was removed: the archive had
+ *       moved past this generation before the create, which is out of line, and is withdrawn;
+ *   <li>anything else (this very manifest retired already, say) cannot tell: the change is
+ *       unsettled, and nothing is removed.
+ * </ul>
+ * A create has no such generation: its manifest is the archive's first, in line where the newest
+ * manifest is of the same archive (its id is random per create) and every file it names is there.
  */
 final class ConditionalPublish {
   private static final Logger LOG = LoggerFactory.getLogger(ConditionalPublish.class);
@@ -61,14 +72,17 @@ final class ConditionalPublish {
           + "reported: " + e.getMessage());
       LOG.warn("{}: {}", storage.location(), warnings.get(0));
     }
-    String outOfLine;
+    Line line;
     try {
-      outOfLine = outOfLine(storage, manifest, base);
+      line = base == null ? createdInLine(storage, manifest) : inLine(storage, manifest, base);
     } catch (IOException | RuntimeException e) {
       // The manifest exists and may well be the commit: nothing may be removed now.
       throw new UnsettledCommitException(storage.location(), generation, e);
     }
-    if (outOfLine != null) {
+    if (line.unknown()) {
+      throw new UnsettledCommitException(storage.location(), generation, line.reason());
+    }
+    if (line.reason() != null) {
       try {
         // Nobody builds on it: newer generations exist, or its files are gone.
         storage.delete(name);
@@ -76,41 +90,113 @@ final class ConditionalPublish {
         LOG.warn("{}: could not remove {}, a manifest out of line (retention removes it): {}",
             storage.location(), name, e.toString());
       }
-      throw conflict(storage, generation, outOfLine, null);
+      throw conflict(storage, generation, line.reason(), null);
     }
     return warnings;
   }
 
-  /** Why the manifest just created is not the archive's next generation, or null if it is. */
-  private static String outOfLine(ArchiveStorage storage, Manifest created, Manifest base)
-      throws IOException {
-    if (base != null) {
-      Manifest now;
-      try {
-        now = Manifest.read(storage, base.generation());
-      } catch (FileNotFoundException e) {
-        return "generation " + base.generation() + ", which this change built on, was removed: "
-            + "the archive moved on while this writer was paused";
-      }
-      return base.sameCommit(now) ? null : "generation " + base.generation()
-          + ", which this change built on, was committed again by another writer";
+  /**
+   * Where a created manifest stands: in line (no reason), out of line (why), or unknown (why it
+   * cannot be told).
+   */
+  private record Line(String reason, boolean unknown) {
+    static final Line IN = new Line(null, false);
+
+    static Line out(String reason) {
+      return new Line(reason, false);
     }
+
+    static Line unknown(String reason) {
+      return new Line(reason, true);
+    }
+  }
+
+  /** Where {@code created}, built on {@code base}, stands (see the class comment). */
+  private static Line inLine(ArchiveStorage storage, Manifest created, Manifest base)
+      throws IOException {
+    long generation = created.generation();
+    Manifest now = readIfThere(storage, base.generation());
+    if (base.sameCommit(now)) {
+      return Line.IN;
+    }
+    Manifest next = readIfThere(storage, generation + 1);
+    if (next != null && (next.baseCommitId() == created.commitId()
+        || next.baseCommitId() == 0 && namesAFileCreatedHere(storage, next))) {
+      return Line.IN;
+    }
+    if (now != null) {
+      return Line.out("generation " + base.generation() + ", which this change built on, was "
+          + "committed again by another writer");
+    }
+    String removed = "generation " + base.generation() + ", which this change built on, was "
+        + "removed meanwhile";
+    if (next != null && next.baseCommitId() != 0) {
+      return Line.out(removed + ", and generation " + (generation + 1) + " was built on "
+          + "another commit of generation " + generation + ": the archive had moved past it "
+          + "before this writer created it");
+    }
+    if (next != null) {
+      return Line.unknown(removed + ", and generation " + (generation + 1) + " (written by an "
+          + "earlier version) names none of this change's files");
+    }
+    boolean later = false;
+    for (String file : storage.list(Manifest.DIR)) {
+      later |= Manifest.generationOf(file) > generation + 1;
+    }
+    if (later && created.sameCommit(readIfThere(storage, generation))) {
+      // Retention removes manifests oldest first: one that outlived the generation after it was
+      // created after that generation had been retired.
+      return Line.out(removed + " while this writer was paused, and the archive had moved past "
+          + "generation " + generation + " before it was created");
+    }
+    return Line.unknown(removed + ", and no later generation shows whether the archive went "
+        + "on from this one");
+  }
+
+  private static Manifest readIfThere(ArchiveStorage storage, long generation)
+      throws IOException {
+    try {
+      return Manifest.read(storage, generation);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+  }
+
+  /**
+   * True when {@code manifest} names a file whose create succeeded through this writer: only a
+   * generation built on this writer's commit can name one (a kept generation's files are never
+   * deleted, so this writer could not have created one of their names). For a generation
+   * written before its manifest recorded its base.
+   */
+  private static boolean namesAFileCreatedHere(ArchiveStorage storage, Manifest manifest)
+      throws IOException {
+    for (String file : GarbageCollector.filesOf(storage, manifest)) {
+      if (storage.createdHere(file)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Where the manifest of a create stands: in line, or out of line where the path moved on. */
+  private static Line createdInLine(ArchiveStorage storage, Manifest created)
+      throws IOException {
     long newest = -1;
     for (String file : storage.list(Manifest.DIR)) {
       newest = Math.max(newest, Manifest.generationOf(file));
     }
     if (newest > created.generation()
         && !Manifest.read(storage, newest).archiveId().equals(created.archiveId())) {
-      return "another writer created the archive";
+      return Line.out("another writer created the archive");
     }
     Set<String> present = Set.copyOf(storage.list(""));
     for (String file : GarbageCollector.filesOf(storage, created)) {
       if (!present.contains(file)) {
-        return "its file " + file + " is gone: the archive was removed while this writer was "
-            + "paused";
+        return Line.out("its file " + file + " is gone: the archive was removed while this "
+            + "writer was paused");
       }
     }
-    return null;
+    return Line.IN;
   }
 
   private static ConcurrentCommitException conflict(ArchiveStorage storage, long generation,

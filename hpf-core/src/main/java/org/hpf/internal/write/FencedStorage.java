@@ -8,6 +8,7 @@ import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
+import org.hpf.internal.io.ExplainingOutputStream;
 import org.hpf.internal.io.ForwardingStorage;
 
 /**
@@ -19,6 +20,11 @@ import org.hpf.internal.io.ForwardingStorage;
  * confirms the lock too, so that the error says the lock was lost rather than what broke. Once
  * lost, every call that changes the archive fails at once with {@link LockLostException};
  * reads still run.
+ *
+ * <p>On a store that commits by conditional create the lock only keeps honest writers apart (the
+ * commit and the collector fence writers by generation), and a confirmation before each delete
+ * would cost a request: there only failures are explained ({@link #explaining}), so that a writer
+ * whose lock was broken says so rather than what broke.
  */
 final class FencedStorage extends ForwardingStorage {
   /** A call to the storage. */
@@ -34,12 +40,24 @@ final class FencedStorage extends ForwardingStorage {
   }
 
   private final LockFence fence;
+  /** Whether changes confirm the lock before they are made, or only failures are explained. */
+  private final boolean confirmsChanges;
   /** Why the lock is known lost, once it is. */
   private volatile String lost;
 
   FencedStorage(ArchiveStorage storage, LockFence fence) {
+    this(storage, fence, true);
+  }
+
+  private FencedStorage(ArchiveStorage storage, LockFence fence, boolean confirmsChanges) {
     super(storage);
     this.fence = fence;
+    this.confirmsChanges = confirmsChanges;
+  }
+
+  /** A storage that confirms the lock only to explain a failure, and never before a change. */
+  static FencedStorage explaining(ArchiveStorage storage, LockFence fence) {
+    return new FencedStorage(storage, fence, false);
   }
 
   /** Returns when the lock is confirmed; remembers and throws a loss. */
@@ -69,7 +87,9 @@ final class FencedStorage extends ForwardingStorage {
   }
 
   private void fenced(Action action) throws IOException {
-    confirm();
+    if (confirmsChanges) {
+      confirm();
+    }
     explained(() -> {
       action.run();
       return null;
@@ -138,7 +158,9 @@ final class FencedStorage extends ForwardingStorage {
 
   @Override
   public RootAccess setRootAccess(RootAccess access) throws IOException {
-    confirm();
+    if (confirmsChanges) {
+      confirm();
+    }
     return explained(() -> super.setRootAccess(access));
   }
 
@@ -179,40 +201,8 @@ final class FencedStorage extends ForwardingStorage {
 
     Output(ArchiveOutput file) {
       this.file = file;
-      OutputStream out = file.stream();
-      this.stream = new OutputStream() {
-        @Override
-        public void write(int b) throws IOException {
-          try {
-            out.write(b);
-          } catch (IOException e) {
-            throw explain(e);
-          }
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-          try {
-            out.write(b, off, len);
-          } catch (IOException e) {
-            throw explain(e);
-          }
-        }
-
-        @Override
-        public void flush() throws IOException {
-          try {
-            out.flush();
-          } catch (IOException e) {
-            throw explain(e);
-          }
-        }
-
-        @Override
-        public void close() throws IOException {
-          Output.this.close();
-        }
-      };
+      this.stream = new ExplainingOutputStream(file.stream(), FencedStorage.this::explain,
+          this::close);
     }
 
     @Override

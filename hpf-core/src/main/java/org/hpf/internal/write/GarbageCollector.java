@@ -81,15 +81,32 @@ final class GarbageCollector {
         // Unless this writer created it (a change that failed): no other writer's generation
         // can name a file whose create succeeded here.
         if (storage.createdHere(name)) {
-          storage.deleteCreated(name);
-          deleted++;
+          deleted += deleteUnlessKept(() -> storage.deleteCreated(name));
         }
         continue;
       }
-      storage.delete(name);
-      deleted++;
+      deleted += deleteUnlessKept(() -> storage.delete(name));
     }
     return deleted;
+  }
+
+  /** A delete of one file. */
+  @FunctionalInterface
+  private interface Delete {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs a delete; 1 where it deleted, 0 where a generation committed since the listing names
+   * the file ({@link ArchiveFileDeleter}): it is no garbage.
+   */
+  private static int deleteUnlessKept(Delete delete) throws IOException {
+    try {
+      delete.run();
+      return 1;
+    } catch (KeptFileException e) {
+      return 0;
+    }
   }
 
   /**

@@ -374,7 +374,8 @@ final class GenerationCommit implements AutoCloseable {
           Manifest.idsAbove(partList)), reservedPartIds);
       Manifest manifest = new Manifest(id, generation, System.currentTimeMillis(),
           hashAlgorithm, fileCount, originalBytes, storedBytes, capacity, blockSize,
-          partSize, layers, segments, partList, accesses.all(), floor, Manifest.newCommitId());
+          partSize, layers, segments, partList, accesses.all(), floor, Manifest.newCommitId(),
+          base == null ? 0 : base.commitId());
       return new Written(manifest, layer);
     }
   }

@@ -12,6 +12,8 @@ import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.ForwardingOutput;
 import org.hpf.internal.io.ForwardingStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The storage of a writer on an object store, which knows the files this writer created: there
@@ -22,6 +24,7 @@ import org.hpf.internal.io.ForwardingStorage;
  * {@link UncommittedCreate}.)
  */
 final class OwnFiles extends ForwardingStorage {
+  private static final Logger LOG = LoggerFactory.getLogger(OwnFiles.class);
   private final Set<String> own = ConcurrentHashMap.newKeySet();
   /** The archive a create writes (its files carry its id), or null for other changes. */
   private final ArchiveId creating;
@@ -58,9 +61,10 @@ final class OwnFiles extends ForwardingStorage {
 
   @Override
   public void deleteCreated(String name) throws IOException {
-    if (own.remove(name) && carriesThisCreate(name)) {
+    if (own.contains(name) && carriesThisCreate(name)) {
       super.delete(name);
     }
+    own.remove(name);
   }
 
   private boolean carriesThisCreate(String name) throws IOException {
@@ -68,17 +72,26 @@ final class OwnFiles extends ForwardingStorage {
       return true;
     }
     try (ArchiveInput in = open(name)) {
-      return in.length() >= FileHeader.SIZE && FileHeader.archiveIdOf(in.readFully(0,
+      // A file too short for a header (a stream closed after a failure) carries no archive's
+      // id, and no generation can name it.
+      return in.length() < FileHeader.SIZE || FileHeader.archiveIdOf(in.readFully(0,
           FileHeader.SIZE)).equals(creating);
     } catch (java.io.FileNotFoundException e) {
       return false;
     }
   }
 
-  /** Deletes every file created through this storage. */
+  /**
+   * Deletes every file created through this storage but those a kept generation names (a
+   * generation built on a commit of this writer that it did not know had counted).
+   */
   void deleteOwn() throws IOException {
     for (String name : Set.copyOf(own)) {
-      deleteCreated(name);
+      try {
+        deleteCreated(name);
+      } catch (KeptFileException e) {
+        LOG.warn("{}: {}", location(), e.getMessage());
+      }
     }
   }
 

@@ -31,4 +31,14 @@ final class UnsettledCommitException extends IOException {
         + "there failed (" + check.getMessage() + "); nothing was removed: run hpf recover, "
         + "then hpf info to see which generation is current", check);
   }
+
+  /**
+   * On a store that commits by conditional create: the manifest was created, and what is there
+   * since cannot tell whether the archive went on from it ({@code why}).
+   */
+  UnsettledCommitException(String location, long generation, String why) {
+    super(location + ": could not tell whether generation " + generation + " was committed: "
+        + "its manifest was created, but " + why + "; nothing was removed: run hpf recover, "
+        + "then hpf ls to see whether the change is there");
+  }
 }

@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.hpf.ArchiveLockedException;
+import org.hpf.ConcurrentCommitException;
 import org.hpf.LockLostException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.io.ArchiveInput;
@@ -47,7 +48,7 @@ public final class WriterLock implements AutoCloseable {
       return create(storage, operation);
     } catch (ArchiveLockedException locked) {
       String holder = holder(storage);
-      String gone = whyGone(storage, holder);
+      String gone = readable(storage) ? whyGone(storage, holder) : null;
       if (gone == null) {
         throw LockLine.parse(holder).isThisProcess()
             ? new ArchiveLockedException(storage.location(), LockLine.forPeople(holder), true)
@@ -130,6 +131,14 @@ public final class WriterLock implements AutoCloseable {
         file.stream().write(line);
       } catch (FileAlreadyExistsException e) {
         throw locked(storage);
+      } catch (IOException e) {
+        // Another writer's recovery aborted the upload, say: whoever holds the lock now, this
+        // writer does not, and has changed nothing.
+        if (storage.exists(ArchiveLayout.LOCK)) {
+          throw locked(storage);
+        }
+        throw new ConcurrentCommitException(storage.location(), "taking the lock failed: "
+            + e.getMessage(), e);
       }
       return new WriterLock(storage, file, token);
     }
@@ -144,10 +153,37 @@ public final class WriterLock implements AutoCloseable {
       }
       throw e;
     }
-    file.stream().write(line);
-    file.sync(); // the holder's line must survive a power loss to tell who held the lock
-    file.confirmWriter(); // on HDFS: the line's length reaches the NameNode, for its readers
+    try {
+      file.stream().write(line);
+      file.sync(); // the holder's line must survive a power loss to tell who held the lock
+      file.confirmWriter(); // on HDFS: the line's length reaches the NameNode, for its readers
+    } catch (IOException e) {
+      // Another writer broke this lock before its line was written (on HDFS: recovered its
+      // lease, then deleted it): this writer holds nothing, and has changed nothing.
+      closeQuietly(file, e);
+      String now = line(storage);
+      if (now != null && !now.contains(token)) {
+        throw locked(storage);
+      }
+      try {
+        file.deleteByIdentity(); // this writer's own file, if still there (HDFS)
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw new ConcurrentCommitException(storage.location(), "taking the lock failed: "
+          + e.getMessage(), e);
+    }
     return new WriterLock(storage, file, token);
+  }
+
+  private static void closeQuietly(ArchiveOutput file, IOException failure) {
+    try {
+      file.close();
+    } catch (IOException | RuntimeException e) {
+      if (e != failure) {
+        failure.addSuppressed(e);
+      }
+    }
   }
 
   /**
@@ -180,11 +216,11 @@ public final class WriterLock implements AutoCloseable {
    * confirms the lock (see {@link FencedStorage}). Not on a store that commits by conditional
    * create: there the commit and the collector fence writers by generation (see {@link
    * ConditionalPublish}, {@link GarbageCollector}), and a lock confirmed per delete would cost a
-   * request each.
+   * request each; the lock is confirmed there only to explain a failure.
    */
   ArchiveStorage fence(ArchiveStorage archive) throws IOException {
     if (archive.profile() == StorageProfile.CONDITIONAL_CREATE) {
-      return archive;
+      return FencedStorage.explaining(archive, this::confirm);
     }
     return new FencedStorage(archive, this::confirm);
   }
@@ -256,6 +292,21 @@ public final class WriterLock implements AutoCloseable {
   /** The error for a lock held by another writer, naming it (without the lock's fields). */
   private static ArchiveLockedException locked(ArchiveStorage storage) {
     return new ArchiveLockedException(storage.location(), LockLine.forPeople(holder(storage)));
+  }
+
+  /**
+   * True when the lock's line can be read. A line that cannot be read (on HDFS, the length of a
+   * lock file whose writer stopped may not be obtainable from the DataNodes) cannot tell a
+   * holder alive on this machine from one gone, and the lease is no evidence against a holder
+   * alive here: such a lock stays, until its line can be read or it is broken by hand.
+   */
+  private static boolean readable(ArchiveStorage storage) {
+    try {
+      String line = line(storage);
+      return line != null && !line.isBlank();
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static String holder(ArchiveStorage storage) {

@@ -54,14 +54,18 @@ class ManifestTest {
     }
     return new Manifest(ID, 3, 1_700_000_000_123L, NameHasher.MURMUR3_128_ID, 12345, 6789012345L,
         456789, 100, 128L << 20, 1L << 30, layers, segments, list, ACCESSES,
-        Manifest.idsAbove(list) + FLOOR_ABOVE_PARTS, COMMIT_ID);
+        Manifest.idsAbove(list) + FLOOR_ABOVE_PARTS, COMMIT_ID, BASE_COMMIT_ID);
   }
 
   /** The samples' floor lies this far above their parts: a writer died holding those ids. */
   private static final int FLOOR_ABOVE_PARTS = 3;
   private static final long COMMIT_ID = 0x0123456789ABCDEFL;
-  /** Bytes after the access classes (version 5): PartIdFloor:int32, CommitId:int64. */
-  private static final int TAIL_BYTES = 4 + 8;
+  private static final long BASE_COMMIT_ID = 0x7EDCBA9876543210L;
+  /**
+   * Bytes after the access classes: PartIdFloor:int32, CommitId:int64 (version 5),
+   * BaseCommitId:int64 (version 6).
+   */
+  private static final int TAIL_BYTES = 4 + 8 + 8;
 
   /** Two access classes: a setuid file of a long-named owner, and a sticky one. */
   static final List<MemberAccess> ACCESSES = List.of(
@@ -241,6 +245,7 @@ class ManifestTest {
     assertEquals(01644, buf.getShort());
     assertEquals(2 + FLOOR_ABOVE_PARTS, buf.getInt()); // PartIdFloor
     assertEquals(COMMIT_ID, buf.getLong()); // CommitId
+    assertEquals(BASE_COMMIT_ID, buf.getLong()); // BaseCommitId
     assertEquals(file.length - FileFooter.SIZE, buf.position());
     FileFooter.check(file, "m");
     // Part: 4 + 8 + 8 + 8 bytes; Layer: 8 + 4 + the body; Segment: String16 + 8.
@@ -389,6 +394,23 @@ class ManifestTest {
     assertEquals(0, parsed.commitId());
   }
 
+  /**
+   * A manifest before version 6 does not record the commit it was built on: its base commit id
+   * is 0 (unknown), and every other field reads as written.
+   */
+  @Test
+  void manifestsBeforeVersion6HaveNoBaseCommitId() throws Exception {
+    Manifest sample = sample(2);
+    ByteBuffer body = SealedFile.check(olderBody(sample.toBytes(), 8, 5), "m",
+        FileKind.MANIFEST, ID);
+    Manifest parsed = Manifest.parse(ID, body, "m", 5);
+    assertEquals(BASE_COMMIT_ID, sample.baseCommitId());
+    assertEquals(0, parsed.baseCommitId());
+    assertEquals(COMMIT_ID, parsed.commitId());
+    assertEquals(sample.partIdFloor(), parsed.partIdFloor());
+    assertEquals(sample.parts(), parsed.parts());
+  }
+
   /** A floor at or below a part the manifest names is refused. */
   @Test
   void rejectsAFloorBelowItsParts() throws Exception {
@@ -420,7 +442,7 @@ class ManifestTest {
     return new Manifest(m.archiveId(), m.generation(), m.commitTimeMillis(), m.hashAlgorithm(),
         m.fileCount(), m.originalBytes(), m.storedBytes(), m.bucketCapacity(), m.blockSize(),
         m.partSize(), m.layers(), m.namesSegments(), m.parts(), m.accesses(),
-        Manifest.idsAbove(m.parts()), 0);
+        Manifest.idsAbove(m.parts()), 0, 0);
   }
 
   @Test

@@ -1,0 +1,32 @@
+package org.hpf.crash;
+
+import java.io.IOException;
+import org.hpf.testing.MiniDfs;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pair schedules of the writers on HDFS (the shared MiniDFSCluster; each actor a client of its
+ * own, with its own leases): A held before every call that touches the manifests or the lock,
+ * and before every eighth call besides. (Every schedule of the same pairs runs on the local file
+ * system, under the same rename commit, journal and fenced lock, in {@link ScheduleSweepTest}.)
+ */
+@Tag("hdfs")
+class HdfsScheduleSweepTest {
+  private static MiniDfs dfs;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    dfs = MiniDfs.shared();
+  }
+
+  @Test
+  void anAppendHeldWhileAnotherBreaksItsLockAndAppends() throws Exception {
+    ScheduleExplorer explorer = new ScheduleExplorer(ScheduleExplorer.hdfs(dfs));
+    int run = explorer.sample(ScheduleExplorer.append("a", false),
+        ScheduleExplorer.append("b", true), 8);
+    System.out.println("append x append (break-lock), HDFS: " + run + " schedules");
+    explorer.assertNoFailures();
+  }
+}

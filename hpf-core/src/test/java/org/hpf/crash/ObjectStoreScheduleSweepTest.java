@@ -1,0 +1,37 @@
+package org.hpf.crash;
+
+import java.io.IOException;
+import org.hpf.minicluster.S3Server;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pair schedules of the writers on an object store (S3 server on 127.0.0.1), where the commit is
+ * a conditional create and the lock only keeps honest writers apart: A held before every call
+ * that touches the manifests or the lock, and before every eighth call besides. (Every schedule
+ * of the same pair runs under the same commit rules on local disk in {@link ScheduleSweepTest},
+ * at a local disk's speed; a schedule here takes seconds.)
+ */
+@Tag("s3")
+class ObjectStoreScheduleSweepTest {
+  private static S3Server server;
+
+  @BeforeAll
+  static void startServer() throws IOException {
+    server = S3Server.shared();
+  }
+
+  private static ScheduleExplorer explorer() {
+    return new ScheduleExplorer(ScheduleExplorer.objectStore(server));
+  }
+
+  @Test
+  void anAppendHeldAnywhereWhileAnotherBreaksItsLockAndAppends() throws Exception {
+    ScheduleExplorer explorer = explorer();
+    int run = explorer.sample(ScheduleExplorer.append("a", false),
+        ScheduleExplorer.append("b", true), 8);
+    System.out.println("append x append (break-lock), object store: " + run + " schedules");
+    explorer.assertNoFailures();
+  }
+}
