@@ -64,7 +64,12 @@ abstract class HpfSubcommand implements Callable<Integer> {
     } catch (Exception e) {
       KerberosLogin.NotAuthenticatedException explained = KerberosLogin.explain(e,
           fileSystemName());
-      throw explained != null ? explained : e;
+      if (explained != null) {
+        throw explained;
+      }
+      IOException refused = configuration == null ? null
+          : ObjectStoreErrors.explain(e, configuration, lastFileSystem);
+      throw refused != null ? refused : e;
     } catch (Error e) {
       // Out of memory: by now the command's finally blocks and close() calls have run (a failed
       // create or append removed what it wrote); ErrorHandler says which limit to raise.

@@ -135,6 +135,114 @@ class ObjectStoreCommandsTest {
   }
 
   /**
+   * A writer that loses a conditional create (here, of the marker of a lock takeover another
+   * process is making) says so in its one line: S3A's warnings about the refused upload are not
+   * printed.
+   */
+  @Test
+  void aWriterThatLosesAConditionalCreatePrintsOneLine() throws Exception {
+    String copy = copyToStore("lost-takeover.hpf");
+    write(copy + "/_lock", deadHolder("append"));
+    write(copy + "/" + org.hpf.internal.format.ArchiveLayout.LOCK_TAKEOVER, "");
+    try (CapturedLog log = new CapturedLog()) {
+      Cli.Result rm = Cli.run("rm", "--conf", site, copy, files.firstKey());
+      assertEquals(ExitCodes.LOCKED, rm.code(), rm::toString);
+      assertTrue(rm.stderr().startsWith("hpf: ") && rm.stderr().contains(
+          " is locked by append by ghost@gateway-3 (pid "), rm::toString);
+      assertEquals(1, rm.stderr().lines().count(), rm::toString);
+      assertEquals(List.of(), log.libraries(), "the libraries' log");
+    }
+  }
+
+  /**
+   * `hpf recover` says what it did: the dead writer's lock it took over, the uploads it left
+   * pending that were aborted, and the change that never committed that was rolled back; once,
+   * on stdout, not again in the log.
+   */
+  @Test
+  void recoverSaysWhatItDid() throws Exception {
+    String copy = copyToStore("dead-writer.hpf");
+    write(copy + "/_lock", deadHolder("append"));
+    // What the dead append left: a part it published and a part it was uploading.
+    org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(copy);
+    FileUtil.copy(s3, new org.apache.hadoop.fs.Path(root, "part-000000"), s3,
+        new org.apache.hadoop.fs.Path(root, "part-000007"), false, server.configuration());
+    ((org.apache.hadoop.fs.s3a.S3AFileSystem) s3).getS3AInternals()
+        .getAmazonS3Client("a test's pending upload").createMultipartUpload(request -> request
+            .bucket(S3Server.BUCKET).key("dead-writer.hpf/part-000008"));
+    try (CapturedLog log = new CapturedLog()) {
+      Cli.Result recovered = Cli.run("recover", "--conf", site, copy);
+      assertEquals(ExitCodes.OK, recovered.code(), recovered::toString);
+      String out = recovered.out();
+      assertTrue(out.startsWith("recovered " + copy + ": took over the lock of append by "
+          + "ghost@gateway-3 (pid "), recovered::toString);
+      assertTrue(out.contains("no longer runs on this machine"), recovered::toString);
+      assertTrue(out.contains("; aborted 1 upload a writer left pending; "), recovered::toString);
+      assertTrue(out.contains("rolled back the unfinished change"), recovered::toString);
+      assertEquals(1, out.lines().count(), recovered::toString);
+      assertEquals("", recovered.stderr(), recovered::toString);
+      assertEquals(List.of(), log.events().stream().filter(e -> e.message() != null
+          && (e.message().contains("recovered") || e.message().contains("taking over")))
+          .toList(), "logged again");
+    }
+    assertRunAndHold(List.of(List.of("verify", copy)), site, copy, files);
+    assertEquals(List.of(), BucketKeys.files(s3, root).stream()
+        .filter(name -> name.equals("part-000007") || name.equals("_lock")).toList());
+  }
+
+  /** A bucket that does not exist is not found, as a missing archive is: one line, exit 3. */
+  @Test
+  void aBucketThatDoesNotExistIsNotFound() {
+    for (List<String> command : List.of(
+        List.of("ls", "s3a://no-such-bucket/logs.hpf"),
+        List.of("create", src.toString(), "s3a://no-such-bucket/logs.hpf"))) {
+      Cli.Result r = Cli.run(withSite(command, site));
+      assertEquals(ExitCodes.NOT_FOUND, r.code(), () -> command + ": " + r);
+      assertTrue(r.stderr().startsWith("hpf: bucket no-such-bucket does not exist "),
+          () -> command + ": " + r);
+      assertEquals(1, r.stderr().lines().count(), () -> command + ": " + r);
+    }
+  }
+
+  /** A request the store refuses names the bucket and where the credentials came from. */
+  @Test
+  void accessDeniedNamesTheBucketAndTheCredentials() {
+    Cli.Result r = Cli.run("ls", "--conf", site, "-D", "fs.s3a.impl.disable.cache=true",
+        "-D", "fs.s3a.access.key=", "-D", "fs.s3a.secret.key=", archive);
+    assertEquals(ExitCodes.ERROR, r.code(), r::toString);
+    assertTrue(r.stderr().startsWith("hpf: access denied to bucket " + S3Server.BUCKET
+        + " with the credentials of SimpleAWSCredentialsProvider: "), r::toString);
+    assertEquals(1, r.stderr().lines().count(), r::toString);
+  }
+
+  /** A copy of the archive at {@code name} in the bucket; returns its path. */
+  private static String copyToStore(String name) throws IOException {
+    String copy = server.bucketRoot() + name;
+    FileUtil.copy(s3, new org.apache.hadoop.fs.Path(archive), s3,
+        new org.apache.hadoop.fs.Path(copy), false, server.configuration());
+    return copy;
+  }
+
+  private static void write(String path, String text) throws IOException {
+    try (OutputStream out = s3.create(new org.apache.hadoop.fs.Path(path), true)) {
+      out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  /**
+   * The lock line of a writer that is gone: a process of this machine that has ended, in this
+   * boot and pid namespace (as a writer records them), so that a writer may take its lock over.
+   */
+  private static String deadHolder(String operation) throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    String boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+    String pidns = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+    return operation + " by ghost@gateway-3 (pid " + gone.pid() + ") since "
+        + "2026-01-05T08:00:00Z; token 4f1c; boot " + boot + "; pidns " + pidns + "\n";
+  }
+
+  /**
    * Each command succeeds; then the archive lists exactly {@code expected}, and its last
    * member reads back.
    */
