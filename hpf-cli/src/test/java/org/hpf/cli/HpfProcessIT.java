@@ -253,6 +253,42 @@ class HpfProcessIT {
     assertTrue(r.out().contains("verified file:"), r::toString);
   }
 
+  /**
+   * Hadoop's FsShell, run as HPF-FILESYSTEM.md says (a configuration directory, then the
+   * command's libraries, on the class path), writes exactly a member's bytes for {@code -cat}:
+   * no library logs into standard output.
+   */
+  @Test
+  void fsShellCatsAMemberExactly() throws Exception {
+    Path src = dir.resolve("src");
+    Files.createDirectories(src.resolve("app"));
+    String content = "2026-01-01 10:00:00 app started\n".repeat(50) + "ümlaut\n";
+    Files.writeString(src.resolve("app/01.log"), content);
+    Path archive = dir.resolve("logs.hpf");
+    Run create = run("bin/hpf", "create", "-q", src.toString(), archive.toString());
+    assertEquals(0, create.code(), create::toString);
+    Path conf = Files.createDirectories(dir.resolve("conf"));
+    Files.writeString(conf.resolve("core-site.xml"), "<configuration><property><name>"
+        + "fs.defaultFS</name><value>file:///</value></property></configuration>\n");
+
+    String documented = documentedFsShell();
+    String command = documented.replace("/etc/hadoop/conf", conf.toString())
+        .replace("hpf://hdfs-nn1:8020/data/logs.hpf/app/01.log",
+            "hpf://file-" + archive + "/app/01.log");
+    assertFalse(command.equals(documented), documented);
+    Run cat = run("bash", "-c", command);
+    assertEquals(0, cat.code(), cat::toString);
+    assertEquals(content, cat.out(), cat::toString);
+  }
+
+  /** The FsShell command line that HPF-FILESYSTEM.md gives for a build's libraries. */
+  private static String documentedFsShell() throws IOException {
+    return Files.readAllLines(root.resolve("docs/HPF-FILESYSTEM.md")).stream()
+        .filter(line -> line.startsWith("java -cp \"/etc/hadoop/conf:hpf-cli/target/lib/*\" "
+            + "org.apache.hadoop.fs.FsShell -cat "))
+        .findFirst().orElseThrow(() -> new AssertionError("no FsShell command in the docs"));
+  }
+
   private static void assertNoEscapes(Run r) {
     assertFalse((r.out() + r.err()).contains("\u001b"), r::toString);
     assertFalse((r.out() + r.err()).contains("\r"), r::toString);
