@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -54,7 +53,7 @@ class ObjectStoreCommandsTest {
     Configuration local = new Configuration();
     FileUtil.copy(FileSystem.getLocal(local), new org.apache.hadoop.fs.Path(written.toUri()),
         s3, new org.apache.hadoop.fs.Path(archive), false, local);
-    site = writeSite(server.configuration(), "s3-site.xml").toString();
+    site = SiteFiles.write(server.configuration(), dir.resolve("s3-site.xml")).toString();
   }
 
   @AfterAll
@@ -274,7 +273,7 @@ class ObjectStoreCommandsTest {
     conf.set("hadoop.tmp.dir", jobs.resolve("tmp").toString());
     conf.set("mapreduce.cluster.local.dir", jobs.resolve("local").toString());
     conf.setInt("mapreduce.client.completion.pollinterval", 20);
-    String jobSite = writeSite(conf, "s3-job-site.xml").toString();
+    String jobSite = SiteFiles.write(conf, dir.resolve("s3-job-site.xml")).toString();
     String built = server.bucketRoot() + "built-by-a-job.hpf";
     Path more = dir.resolve("more-by-a-job");
     TreeMap<String, byte[]> expected = new TreeMap<>(files);
@@ -293,7 +292,7 @@ class ObjectStoreCommandsTest {
     conf.setBoolean("fs.s3a.create.conditional.enabled", false);
     // Its own client, not the one the other tests' commands left in Hadoop's cache.
     conf.setBoolean("fs.s3a.impl.disable.cache", true);
-    String unconditional = writeSite(conf, "s3-unconditional-site.xml").toString();
+    String unconditional = SiteFiles.write(conf, dir.resolve("s3-unconditional-site.xml")).toString();
     String member = files.firstKey();
     String fresh = server.bucketRoot() + "fresh.hpf";
     assertRefused(unconditional, "no conditional create", List.of(
@@ -333,21 +332,5 @@ class ObjectStoreCommandsTest {
     List<String> args = new java.util.ArrayList<>(command);
     args.addAll(1, List.of("--conf", siteFile));
     return args.toArray(new String[0]);
-  }
-
-  /** The settings of {@code conf} that differ from Hadoop's defaults, as a site file. */
-  private static Path writeSite(Configuration conf, String name) throws IOException {
-    Configuration defaults = new Configuration();
-    Configuration site = new Configuration(false);
-    for (Map.Entry<String, String> entry : conf) {
-      if (!Objects.equals(entry.getValue(), defaults.get(entry.getKey()))) {
-        site.set(entry.getKey(), entry.getValue());
-      }
-    }
-    Path file = dir.resolve(name);
-    try (OutputStream out = Files.newOutputStream(file)) {
-      site.writeXml(out);
-    }
-    return file;
   }
 }
