@@ -189,6 +189,44 @@ class ObjectStoreCommandsTest {
         .filter(name -> name.equals("part-000007") || name.equals("_lock")).toList());
   }
 
+  /**
+   * A reading command opens the archive first and asks whether its path exists only when that
+   * fails: `hpf ls` and `hpf get` send one LIST (of `_manifests/`), and `ls` one HEAD (of the
+   * names segment), as S3A's statistics count them, not a HEAD and a LIST of the archive's path
+   * more. (The default analytics stream's HEADs of the index file and part are its own.)
+   */
+  @Test
+  void aReadingCommandSendsNoRequestBeforeOpening() throws IOException {
+    Cli.Result ls = Cli.run("ls", "--conf", site, archive);
+    assertEquals(String.join("\n", files.keySet()) + "\n", ls.out(), ls::toString);
+    assertEquals(List.of(1L, 1L), listsAndHeads("ls", "--conf", site, archive), "hpf ls");
+    Path out = dir.resolve("counted-get");
+    assertEquals(List.of(1L, 0L), listsAndHeads("get", "--conf", site, archive,
+        files.lastKey(), "-o", out.toString()), "hpf get");
+    assertArrayEquals(files.get(files.lastKey()), Files.readAllBytes(out));
+
+    Cli.Result missing = Cli.run("ls", "--conf", site, server.bucketRoot() + "missing.hpf");
+    assertEquals(ExitCodes.NOT_FOUND, missing.code(), missing::toString);
+    assertEquals("hpf: archive does not exist: " + server.bucketRoot() + "missing.hpf\n",
+        missing.stderr());
+  }
+
+  /** The LISTs and HEADs the command {@code args} sends, counted by the client it uses. */
+  private static List<Long> listsAndHeads(String... args) throws IOException {
+    // The client the commands use: Hadoop caches one per bucket and user.
+    org.apache.hadoop.fs.s3a.S3AFileSystem shared = (org.apache.hadoop.fs.s3a.S3AFileSystem)
+        FileSystem.get(server.bucketRoot().toUri(), server.configuration());
+    Map<String, Long> before = Map.copyOf(shared.getIOStatistics().counters());
+    Cli.Result r = Cli.run(args);
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    Map<String, Long> after = shared.getIOStatistics().counters();
+    List<Long> sent = new java.util.ArrayList<>();
+    for (String key : List.of("object_list_request", "object_metadata_request")) {
+      sent.add(after.getOrDefault(key, 0L) - before.getOrDefault(key, 0L));
+    }
+    return sent;
+  }
+
   /** A bucket that does not exist is not found, as a missing archive is: one line, exit 3. */
   @Test
   void aBucketThatDoesNotExistIsNotFound() {
