@@ -203,6 +203,14 @@ class ObjectStoreCommandsTest {
     Path out = dir.resolve("counted-get");
     assertEquals(List.of(1L, 0L), listsAndHeads("get", "--conf", site, archive,
         files.lastKey(), "-o", out.toString()), "hpf get");
+    // As the server sees them, each command with a client of its own, as a process has: the
+    // table of OBJECT-STORES.md.
+    String[] fresh = {"--conf", site, "-D", "fs.s3a.impl.disable.cache=true"};
+    List<String> listing = answered(withArgs("ls", fresh, archive));
+    assertEquals("1 LIST, 2 GET, 1 HEAD", requestKinds(listing), listing::toString);
+    List<String> get = answered(withArgs("get", fresh, archive, files.lastKey(), "-o",
+        dir.resolve("counted-get-2").toString()));
+    assertEquals("1 LIST, 3 GET, 2 HEAD", requestKinds(get), get::toString);
     assertArrayEquals(files.get(files.lastKey()), Files.readAllBytes(out));
 
     Cli.Result missing = Cli.run("ls", "--conf", site, server.bucketRoot() + "missing.hpf");
@@ -225,6 +233,45 @@ class ObjectStoreCommandsTest {
       sent.add(after.getOrDefault(key, 0L) - before.getOrDefault(key, 0L));
     }
     return sent;
+  }
+
+  /** {@code command}, then {@code options}, then {@code args}. */
+  private static String[] withArgs(String command, String[] options, String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of(command));
+    all.addAll(List.of(options));
+    all.addAll(List.of(args));
+    return all.toArray(new String[0]);
+  }
+
+  /** The requests the server answered for the command {@code args}, as its log shows them. */
+  private static List<String> answered(String... args) throws IOException {
+    int before = server.requests().size();
+    Cli.Result r = Cli.run(args);
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    // One more request: the server answers one at a time, so every earlier one is logged then.
+    s3.exists(new org.apache.hadoop.fs.Path(server.bucketRoot(), "flush-marker"));
+    List<String> all = server.requests();
+    return all.subList(before, all.size()).stream()
+        .filter(line -> !line.contains("flush-marker")).toList();
+  }
+
+  /** Requests by kind, as OBJECT-STORES.md counts them: "1 LIST, 2 GET, 1 HEAD". */
+  private static String requestKinds(List<String> requests) {
+    Map<String, Long> kinds = new java.util.LinkedHashMap<>();
+    for (String kind : List.of("LIST", "GET", "HEAD", "PUT", "DELETE", "POST")) {
+      long n = requests.stream().filter(line -> kind.equals(kindOf(line))).count();
+      if (n > 0) {
+        kinds.put(kind, n);
+      }
+    }
+    return kinds.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  /** LIST for a GET of a bucket with a list query, else the request's method. */
+  private static String kindOf(String line) {
+    String method = line.substring(0, line.indexOf(' '));
+    return "GET".equals(method) && line.contains("list-type=") ? "LIST" : method;
   }
 
   /** A bucket that does not exist is not found, as a missing archive is: one line, exit 3. */
