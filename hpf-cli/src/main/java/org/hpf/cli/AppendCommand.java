@@ -112,7 +112,8 @@ final class AppendCommand extends HpfSubcommand {
     ChangeResult result;
     try (Progress progress = progress("append")) {
       builder.settings(s -> s.progress(progress));
-      ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath, builder.build());
+      ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath,
+          builder.operation(spec.name()).build());
       try (writer) {
         reportRecovery(writer.recovery());
         result = writer.append(roots, existingNames());

@@ -56,7 +56,7 @@ final class CompactCommand extends HpfSubcommand {
     long before;
     try (Progress progress = progress("compact")) {
       builder.settings(s -> s.progress(progress));
-      WriterOptions options = builder.build();
+      WriterOptions options = builder.operation(spec.name()).build();
       // The compactor reports phases only: the bytes it copies into new parts are counted here.
       // The storage is the one every writer gets (HDFS features included), wrapped.
       CountingStorage storage = new CountingStorage(HdfsIntegration.storageToChange(

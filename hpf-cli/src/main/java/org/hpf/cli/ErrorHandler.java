@@ -152,7 +152,8 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     }
     boolean selfExplaining = e instanceof HpfException || e instanceof FileNotFoundException
         || e instanceof FileAlreadyExistsException || e instanceof ParameterException
-        || e instanceof KerberosLogin.NotAuthenticatedException;
+        || e instanceof KerberosLogin.NotAuthenticatedException
+        || e instanceof ObjectStoreErrors.StoreAccessDeniedException;
     return selfExplaining ? message : e.getClass().getSimpleName() + ": " + message;
   }
 

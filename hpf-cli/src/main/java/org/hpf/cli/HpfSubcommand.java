@@ -64,7 +64,12 @@ abstract class HpfSubcommand implements Callable<Integer> {
     } catch (Exception e) {
       KerberosLogin.NotAuthenticatedException explained = KerberosLogin.explain(e,
           fileSystemName());
-      throw explained != null ? explained : e;
+      if (explained != null) {
+        throw explained;
+      }
+      IOException refused = configuration == null ? null
+          : ObjectStoreErrors.explain(e, configuration, lastFileSystem);
+      throw refused != null ? refused : e;
     } catch (Error e) {
       // Out of memory: by now the command's finally blocks and close() calls have run (a failed
       // create or append removed what it wrote); ErrorHandler says which limit to raise.
@@ -196,7 +201,9 @@ abstract class HpfSubcommand implements Callable<Integer> {
 
   /**
    * Opens the archive an argument names. A path that does not exist is reported as such
-   * (exit code {@link ExitCodes#NOT_FOUND}) rather than as a directory without a manifest.
+   * (exit code {@link ExitCodes#NOT_FOUND}) rather than as a directory without a manifest; it is
+   * asked only when the open fails, since on an object store the question costs a HEAD and a
+   * LIST.
    */
   HpfReader openArchive(String argument) throws IOException {
     return openArchive(argument, ReaderOptions.defaults());
@@ -205,10 +212,14 @@ abstract class HpfSubcommand implements Callable<Integer> {
   HpfReader openArchive(String argument, ReaderOptions options) throws IOException {
     Path archive = resolve(argument);
     FileSystem fs = fileSystem(archive);
-    if (!fs.exists(archive)) {
-      throw new FileNotFoundException("archive does not exist: " + archive);
+    try {
+      return HpfReader.open(fs, archive, options);
+    } catch (FileNotFoundException | NoCommittedGenerationException e) {
+      if (!fs.exists(archive)) {
+        throw new FileNotFoundException("archive does not exist: " + archive);
+      }
+      throw e;
     }
-    return HpfReader.open(fs, archive, options);
   }
 
   /** The owners, groups and modes recorded in the archive an argument names, open in reader. */

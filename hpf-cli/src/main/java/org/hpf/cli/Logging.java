@@ -14,9 +14,13 @@ import org.apache.log4j.Logger;
 final class Logging implements AutoCloseable {
   private final Map<Logger, Level> previous = new LinkedHashMap<>();
 
-  /** {@code --verbose}: hpf's own log at INFO. */
+  /**
+   * {@code --verbose}: hpf's own log at INFO, and the libraries' warnings (S3A, the AWS SDK,
+   * Hadoop), which {@code log4j.properties} keeps to errors otherwise.
+   */
   void verbose() {
     set("org.hpf", Level.INFO);
+    set(null, Level.WARN);
   }
 
   /**
@@ -33,9 +37,10 @@ final class Logging implements AutoCloseable {
     set("org.apache.hadoop.hdfs.server.datanode", Level.OFF);
   }
 
+  /** Sets the level of logger {@code name} (null: the root logger) for this run. */
   private void set(String name, Level level) {
     try {
-      Logger logger = Logger.getLogger(name);
+      Logger logger = name == null ? Logger.getRootLogger() : Logger.getLogger(name);
       previous.putIfAbsent(logger, logger.getLevel());
       logger.setLevel(level);
     } catch (LinkageError e) {

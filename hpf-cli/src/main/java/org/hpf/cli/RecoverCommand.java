@@ -39,7 +39,8 @@ final class RecoverCommand extends HpfSubcommand {
     requireArchive(archivePath);
     String holder = breakLock ? lockHolder(archivePath) : null;
     Recovery.Report report = ArchiveWriter.recover(configuration(), archivePath,
-        WriterOptions.builder().settings(s -> s.breakLock(breakLock)).build());
+        WriterOptions.builder().operation(spec.name()).settings(s -> s.breakLock(breakLock))
+            .build());
     printWarnings(report.warnings());
     if (!quiet()) {
       if (holder != null) {

@@ -36,7 +36,7 @@ final class RmCommand extends HpfSubcommand {
     ChangeResult result;
     WriterOptions options;
     try {
-      options = cache.writerOptions(configuration()).build();
+      options = cache.writerOptions(configuration()).operation(spec.name()).build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -17,7 +17,9 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hpf.minicluster.S3Server;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -251,6 +253,89 @@ class HpfProcessIT {
     assertTrue(r.out().contains("verify 100%"), r::toString);
     assertTrue(r.out().contains("300/300 files"), r::toString);
     assertTrue(r.out().contains("verified file:"), r::toString);
+  }
+
+  /**
+   * s3a:// out of the box: bin/hpf with the usual S3A settings (a site file, and -D) creates an
+   * archive in a bucket of the tests' S3-protocol server, reads a member back exactly, and
+   * says in one line, and no log line, that a bucket does not exist.
+   */
+  @Test
+  @Tag("s3")
+  void createsAndReadsAnArchiveOnS3() throws Exception {
+    Path src = dir.resolve("s3-src");
+    Files.createDirectories(src.resolve("app"));
+    String content = "2026-01-02 10:00:00 app started\n".repeat(100);
+    Files.writeString(src.resolve("app/02.log"), content);
+    Files.writeString(src.resolve("index.html"), "<h1>hello</h1>\n");
+    try (S3Server server = S3Server.start()) {
+      org.apache.hadoop.conf.Configuration settings = server.configuration();
+      String secret = settings.get("fs.s3a.secret.key");
+      settings.unset("fs.s3a.secret.key"); // given with -D below
+      String site = SiteFiles.write(settings, dir.resolve("s3-site.xml")).toString();
+      String archive = server.bucketRoot() + "x.hpf";
+      String[] common = {"--conf", site, "-D", "fs.s3a.secret.key=" + secret};
+
+      Run create = run(hpf("create", common, src.toString(), archive));
+      assertEquals(0, create.code(), create::toString);
+      assertTrue(create.out().startsWith("created " + archive + "\n"), create::toString);
+      // Progress lines at most: no line of a library's log.
+      assertTrue(create.err().lines().allMatch(line -> line.startsWith("progress: ")),
+          create::toString);
+      Run cat = run(hpf("cat", common, archive, "app/02.log"));
+      assertEquals(content, cat.out(), cat::toString);
+      assertEquals("", cat.err(), cat::toString);
+
+      Run missing = run(hpf("ls", common, "s3a://no-such-bucket/x.hpf"));
+      assertEquals(ExitCodes.NOT_FOUND, missing.code(), missing::toString);
+      assertTrue(missing.err().startsWith("hpf: bucket no-such-bucket does not exist "),
+          missing::toString);
+      assertEquals(1, missing.err().lines().count(), missing::toString);
+    }
+  }
+
+  /** bin/hpf's command line: the command, the common options, then the arguments. */
+  private static String[] hpf(String command, String[] common, String... args) {
+    List<String> line = new ArrayList<>(List.of("bin/hpf", command));
+    line.addAll(List.of(common));
+    line.addAll(List.of(args));
+    return line.toArray(new String[0]);
+  }
+
+  /**
+   * Hadoop's FsShell, run as HPF-FILESYSTEM.md says (a configuration directory, then the
+   * command's libraries, on the class path), writes exactly a member's bytes for {@code -cat}:
+   * no library logs into standard output.
+   */
+  @Test
+  void fsShellCatsAMemberExactly() throws Exception {
+    Path src = dir.resolve("src");
+    Files.createDirectories(src.resolve("app"));
+    String content = "2026-01-01 10:00:00 app started\n".repeat(50) + "ümlaut\n";
+    Files.writeString(src.resolve("app/01.log"), content);
+    Path archive = dir.resolve("logs.hpf");
+    Run create = run("bin/hpf", "create", "-q", src.toString(), archive.toString());
+    assertEquals(0, create.code(), create::toString);
+    Path conf = Files.createDirectories(dir.resolve("conf"));
+    Files.writeString(conf.resolve("core-site.xml"), "<configuration><property><name>"
+        + "fs.defaultFS</name><value>file:///</value></property></configuration>\n");
+
+    String documented = documentedFsShell();
+    String command = documented.replace("/etc/hadoop/conf", conf.toString())
+        .replace("hpf://hdfs-nn1:8020/data/logs.hpf/app/01.log",
+            "hpf://file-" + archive + "/app/01.log");
+    assertFalse(command.equals(documented), documented);
+    Run cat = run("bash", "-c", command);
+    assertEquals(0, cat.code(), cat::toString);
+    assertEquals(content, cat.out(), cat::toString);
+  }
+
+  /** The FsShell command line that HPF-FILESYSTEM.md gives for a build's libraries. */
+  private static String documentedFsShell() throws IOException {
+    return Files.readAllLines(root.resolve("docs/HPF-FILESYSTEM.md")).stream()
+        .filter(line -> line.startsWith("java -cp \"/etc/hadoop/conf:hpf-cli/target/lib/*\" "
+            + "org.apache.hadoop.fs.FsShell -cat "))
+        .findFirst().orElseThrow(() -> new AssertionError("no FsShell command in the docs"));
   }
 
   private static void assertNoEscapes(Run r) {

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -54,7 +53,7 @@ class ObjectStoreCommandsTest {
     Configuration local = new Configuration();
     FileUtil.copy(FileSystem.getLocal(local), new org.apache.hadoop.fs.Path(written.toUri()),
         s3, new org.apache.hadoop.fs.Path(archive), false, local);
-    site = writeSite(server.configuration(), "s3-site.xml").toString();
+    site = SiteFiles.write(server.configuration(), dir.resolve("s3-site.xml")).toString();
   }
 
   @AfterAll
@@ -135,6 +134,199 @@ class ObjectStoreCommandsTest {
   }
 
   /**
+   * A writer that loses a conditional create (here, of the marker of a lock takeover another
+   * process is making) says so in its one line: S3A's warnings about the refused upload are not
+   * printed.
+   */
+  @Test
+  void aWriterThatLosesAConditionalCreatePrintsOneLine() throws Exception {
+    String copy = copyToStore("lost-takeover.hpf");
+    write(copy + "/_lock", deadHolder("append"));
+    write(copy + "/" + org.hpf.internal.format.ArchiveLayout.LOCK_TAKEOVER, "");
+    try (CapturedLog log = new CapturedLog()) {
+      Cli.Result rm = Cli.run("rm", "--conf", site, copy, files.firstKey());
+      assertEquals(ExitCodes.LOCKED, rm.code(), rm::toString);
+      assertTrue(rm.stderr().startsWith("hpf: ") && rm.stderr().contains(
+          " is locked by append by ghost@gateway-3 (pid "), rm::toString);
+      assertEquals(1, rm.stderr().lines().count(), rm::toString);
+      assertEquals(List.of(), log.libraries(), "the libraries' log");
+    }
+  }
+
+  /**
+   * `hpf recover` says what it did: the dead writer's lock it took over, the uploads it left
+   * pending that were aborted, and the change that never committed that was rolled back; once,
+   * on stdout, not again in the log.
+   */
+  @Test
+  void recoverSaysWhatItDid() throws Exception {
+    String copy = copyToStore("dead-writer.hpf");
+    write(copy + "/_lock", deadHolder("append"));
+    // What the dead append left: a part it published and a part it was uploading.
+    org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(copy);
+    FileUtil.copy(s3, new org.apache.hadoop.fs.Path(root, "part-000000"), s3,
+        new org.apache.hadoop.fs.Path(root, "part-000007"), false, server.configuration());
+    ((org.apache.hadoop.fs.s3a.S3AFileSystem) s3).getS3AInternals()
+        .getAmazonS3Client("a test's pending upload").createMultipartUpload(request -> request
+            .bucket(S3Server.BUCKET).key("dead-writer.hpf/part-000008"));
+    try (CapturedLog log = new CapturedLog()) {
+      Cli.Result recovered = Cli.run("recover", "--conf", site, copy);
+      assertEquals(ExitCodes.OK, recovered.code(), recovered::toString);
+      String out = recovered.out();
+      assertTrue(out.startsWith("recovered " + copy + ": took over the lock of append by "
+          + "ghost@gateway-3 (pid "), recovered::toString);
+      assertTrue(out.contains("no longer runs on this machine"), recovered::toString);
+      assertTrue(out.contains("; aborted 1 upload a writer left pending; "), recovered::toString);
+      assertTrue(out.contains("rolled back the unfinished change"), recovered::toString);
+      assertEquals(1, out.lines().count(), recovered::toString);
+      assertEquals("", recovered.stderr(), recovered::toString);
+      assertEquals(List.of(), log.events().stream().filter(e -> e.message() != null
+          && (e.message().contains("recovered") || e.message().contains("taking over")))
+          .toList(), "logged again");
+    }
+    assertRunAndHold(List.of(List.of("verify", copy)), site, copy, files);
+    assertEquals(List.of(), BucketKeys.files(s3, root).stream()
+        .filter(name -> name.equals("part-000007") || name.equals("_lock")).toList());
+  }
+
+  /**
+   * A reading command opens the archive first and asks whether its path exists only when that
+   * fails: `hpf ls` and `hpf get` send one LIST (of `_manifests/`), and `ls` one HEAD (of the
+   * names segment), as S3A's statistics count them, not a HEAD and a LIST of the archive's path
+   * more. (The default analytics stream's HEADs of the index file and part are its own.)
+   */
+  @Test
+  void aReadingCommandSendsNoRequestBeforeOpening() throws IOException {
+    Cli.Result ls = Cli.run("ls", "--conf", site, archive);
+    assertEquals(String.join("\n", files.keySet()) + "\n", ls.out(), ls::toString);
+    assertEquals(List.of(1L, 1L), listsAndHeads("ls", "--conf", site, archive), "hpf ls");
+    Path out = dir.resolve("counted-get");
+    assertEquals(List.of(1L, 0L), listsAndHeads("get", "--conf", site, archive,
+        files.lastKey(), "-o", out.toString()), "hpf get");
+    // As the server sees them, each command with a client of its own, as a process has: the
+    // table of OBJECT-STORES.md.
+    String[] fresh = {"--conf", site, "-D", "fs.s3a.impl.disable.cache=true"};
+    List<String> listing = answered(withArgs("ls", fresh, archive));
+    assertEquals("1 LIST, 2 GET, 1 HEAD", requestKinds(listing), listing::toString);
+    List<String> get = answered(withArgs("get", fresh, archive, files.lastKey(), "-o",
+        dir.resolve("counted-get-2").toString()));
+    assertEquals("1 LIST, 3 GET, 2 HEAD", requestKinds(get), get::toString);
+    assertArrayEquals(files.get(files.lastKey()), Files.readAllBytes(out));
+
+    Cli.Result missing = Cli.run("ls", "--conf", site, server.bucketRoot() + "missing.hpf");
+    assertEquals(ExitCodes.NOT_FOUND, missing.code(), missing::toString);
+    assertEquals("hpf: archive does not exist: " + server.bucketRoot() + "missing.hpf\n",
+        missing.stderr());
+  }
+
+  /** The LISTs and HEADs the command {@code args} sends, counted by the client it uses. */
+  private static List<Long> listsAndHeads(String... args) throws IOException {
+    // The client the commands use: Hadoop caches one per bucket and user.
+    org.apache.hadoop.fs.s3a.S3AFileSystem shared = (org.apache.hadoop.fs.s3a.S3AFileSystem)
+        FileSystem.get(server.bucketRoot().toUri(), server.configuration());
+    Map<String, Long> before = Map.copyOf(shared.getIOStatistics().counters());
+    Cli.Result r = Cli.run(args);
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    Map<String, Long> after = shared.getIOStatistics().counters();
+    List<Long> sent = new java.util.ArrayList<>();
+    for (String key : List.of("object_list_request", "object_metadata_request")) {
+      sent.add(after.getOrDefault(key, 0L) - before.getOrDefault(key, 0L));
+    }
+    return sent;
+  }
+
+  /** {@code command}, then {@code options}, then {@code args}. */
+  private static String[] withArgs(String command, String[] options, String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of(command));
+    all.addAll(List.of(options));
+    all.addAll(List.of(args));
+    return all.toArray(new String[0]);
+  }
+
+  /** The requests the server answered for the command {@code args}, as its log shows them. */
+  private static List<String> answered(String... args) throws IOException {
+    int before = server.requests().size();
+    Cli.Result r = Cli.run(args);
+    assertEquals(ExitCodes.OK, r.code(), r::toString);
+    // One more request: the server answers one at a time, so every earlier one is logged then.
+    s3.exists(new org.apache.hadoop.fs.Path(server.bucketRoot(), "flush-marker"));
+    List<String> all = server.requests();
+    return all.subList(before, all.size()).stream()
+        .filter(line -> !line.contains("flush-marker")).toList();
+  }
+
+  /** Requests by kind, as OBJECT-STORES.md counts them: "1 LIST, 2 GET, 1 HEAD". */
+  private static String requestKinds(List<String> requests) {
+    Map<String, Long> kinds = new java.util.LinkedHashMap<>();
+    for (String kind : List.of("LIST", "GET", "HEAD", "PUT", "DELETE", "POST")) {
+      long n = requests.stream().filter(line -> kind.equals(kindOf(line))).count();
+      if (n > 0) {
+        kinds.put(kind, n);
+      }
+    }
+    return kinds.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  /** LIST for a GET of a bucket with a list query, else the request's method. */
+  private static String kindOf(String line) {
+    String method = line.substring(0, line.indexOf(' '));
+    return "GET".equals(method) && line.contains("list-type=") ? "LIST" : method;
+  }
+
+  /** A bucket that does not exist is not found, as a missing archive is: one line, exit 3. */
+  @Test
+  void aBucketThatDoesNotExistIsNotFound() {
+    for (List<String> command : List.of(
+        List.of("ls", "s3a://no-such-bucket/logs.hpf"),
+        List.of("create", src.toString(), "s3a://no-such-bucket/logs.hpf"))) {
+      Cli.Result r = Cli.run(withSite(command, site));
+      assertEquals(ExitCodes.NOT_FOUND, r.code(), () -> command + ": " + r);
+      assertTrue(r.stderr().startsWith("hpf: bucket no-such-bucket does not exist "),
+          () -> command + ": " + r);
+      assertEquals(1, r.stderr().lines().count(), () -> command + ": " + r);
+    }
+  }
+
+  /** A request the store refuses names the bucket and where the credentials came from. */
+  @Test
+  void accessDeniedNamesTheBucketAndTheCredentials() {
+    Cli.Result r = Cli.run("ls", "--conf", site, "-D", "fs.s3a.impl.disable.cache=true",
+        "-D", "fs.s3a.access.key=", "-D", "fs.s3a.secret.key=", archive);
+    assertEquals(ExitCodes.ERROR, r.code(), r::toString);
+    assertTrue(r.stderr().startsWith("hpf: access denied to bucket " + S3Server.BUCKET
+        + " with the credentials of SimpleAWSCredentialsProvider: "), r::toString);
+    assertEquals(1, r.stderr().lines().count(), r::toString);
+  }
+
+  /** A copy of the archive at {@code name} in the bucket; returns its path. */
+  private static String copyToStore(String name) throws IOException {
+    String copy = server.bucketRoot() + name;
+    FileUtil.copy(s3, new org.apache.hadoop.fs.Path(archive), s3,
+        new org.apache.hadoop.fs.Path(copy), false, server.configuration());
+    return copy;
+  }
+
+  private static void write(String path, String text) throws IOException {
+    try (OutputStream out = s3.create(new org.apache.hadoop.fs.Path(path), true)) {
+      out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  /**
+   * The lock line of a writer that is gone: a process of this machine that has ended, in this
+   * boot and pid namespace (as a writer records them), so that a writer may take its lock over.
+   */
+  private static String deadHolder(String operation) throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    String boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+    String pidns = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+    return operation + " by ghost@gateway-3 (pid " + gone.pid() + ") since "
+        + "2026-01-05T08:00:00Z; token 4f1c; boot " + boot + "; pidns " + pidns + "\n";
+  }
+
+  /**
    * Each command succeeds; then the archive lists exactly {@code expected}, and its last
    * member reads back.
    */
@@ -166,7 +358,7 @@ class ObjectStoreCommandsTest {
     conf.set("hadoop.tmp.dir", jobs.resolve("tmp").toString());
     conf.set("mapreduce.cluster.local.dir", jobs.resolve("local").toString());
     conf.setInt("mapreduce.client.completion.pollinterval", 20);
-    String jobSite = writeSite(conf, "s3-job-site.xml").toString();
+    String jobSite = SiteFiles.write(conf, dir.resolve("s3-job-site.xml")).toString();
     String built = server.bucketRoot() + "built-by-a-job.hpf";
     Path more = dir.resolve("more-by-a-job");
     TreeMap<String, byte[]> expected = new TreeMap<>(files);
@@ -185,7 +377,7 @@ class ObjectStoreCommandsTest {
     conf.setBoolean("fs.s3a.create.conditional.enabled", false);
     // Its own client, not the one the other tests' commands left in Hadoop's cache.
     conf.setBoolean("fs.s3a.impl.disable.cache", true);
-    String unconditional = writeSite(conf, "s3-unconditional-site.xml").toString();
+    String unconditional = SiteFiles.write(conf, dir.resolve("s3-unconditional-site.xml")).toString();
     String member = files.firstKey();
     String fresh = server.bucketRoot() + "fresh.hpf";
     assertRefused(unconditional, "no conditional create", List.of(
@@ -225,21 +417,5 @@ class ObjectStoreCommandsTest {
     List<String> args = new java.util.ArrayList<>(command);
     args.addAll(1, List.of("--conf", siteFile));
     return args.toArray(new String[0]);
-  }
-
-  /** The settings of {@code conf} that differ from Hadoop's defaults, as a site file. */
-  private static Path writeSite(Configuration conf, String name) throws IOException {
-    Configuration defaults = new Configuration();
-    Configuration site = new Configuration(false);
-    for (Map.Entry<String, String> entry : conf) {
-      if (!Objects.equals(entry.getValue(), defaults.get(entry.getKey()))) {
-        site.set(entry.getKey(), entry.getValue());
-      }
-    }
-    Path file = dir.resolve(name);
-    try (OutputStream out = Files.newOutputStream(file)) {
-      site.writeXml(out);
-    }
-    return file;
   }
 }

@@ -99,7 +99,7 @@ class StalledWriterTest {
     Run stalled = stallWhile(archive,
         () -> newcomer[0] = run(List.of(), "append", archive, sources.toString()));
     assertEquals(ExitCodes.LOCKED, newcomer[0].code, newcomer[0]::toString);
-    assertTrue(newcomer[0].err.contains("is locked by writer by "), newcomer[0]::toString);
+    assertTrue(newcomer[0].err.contains("is locked by append by "), newcomer[0]::toString);
     assertEquals(ExitCodes.OK, stalled.code, stalled::toString);
     Matcher committed = Pattern.compile("committed (\\d+) members in generation 2")
         .matcher(stalled.out);

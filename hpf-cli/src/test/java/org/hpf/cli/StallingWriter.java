@@ -24,7 +24,8 @@ public final class StallingWriter {
     int added = 0;
     try (ArchiveWriter writer = ArchiveWriter.open(new Configuration(),
         new org.apache.hadoop.fs.Path(args[0]),
-        WriterOptions.builder().settings(s -> s.threads(1)).journalBatch(4, 1 << 20).build())) {
+        WriterOptions.builder().operation("append").settings(s -> s.threads(1))
+            .journalBatch(4, 1 << 20).build())) {
       while (!Files.exists(control.resolve("finish"))) {
         writer.add(member(added), content(added), 0);
         added++;

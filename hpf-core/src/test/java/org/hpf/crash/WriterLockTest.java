@@ -68,11 +68,13 @@ class WriterLockTest {
   void aSecondWriterIsToldWhoHoldsTheLock() throws Exception {
     Configuration conf = new Configuration();
     org.apache.hadoop.fs.Path archive = archiveWithFiles(conf, hadoopPath(tmp.resolve("a.hpf")));
-    try (ArchiveWriter first = ArchiveWriter.open(conf, archive, WriterOptions.defaults())) {
+    try (ArchiveWriter first = ArchiveWriter.open(conf, archive,
+        WriterOptions.builder().operation("append").build())) {
       ArchiveLockedException e = assertThrows(ArchiveLockedException.class,
           () -> ArchiveWriter.open(conf, archive, WriterOptions.defaults()));
-      // The holder is alive in this process: named, and no lock breaking advised.
-      assertTrue(e.getMessage().contains("is locked by another writer in this process (writer"
+      // The holder is alive in this process: named with its operation, and no lock breaking
+      // advised.
+      assertTrue(e.getMessage().contains("is locked by another writer in this process (append"
           + " by "), e.getMessage());
       assertTrue(e.getMessage().contains("close that writer first"), e.getMessage());
       first.append(List.of(hadoopPath(moreFiles("three", "3"))), false);

@@ -54,6 +54,53 @@ class HadoopJarIT {
   }
 
   /**
+   * Spark's {@code --jars} puts the jar on a class loader after Hadoop has read its FileSystem
+   * service files: then hpf:// resolves only with {@code fs.hpf.impl} set, as HPF-FILESYSTEM.md
+   * says to set it ({@code --conf spark.hadoop.fs.hpf.impl=org.hpf.fs.HpfFileSystem}).
+   */
+  @Test
+  void aJarAddedAfterHadoopStartedResolvesWithTheDocumentedSetting() throws Exception {
+    String setting = "--conf spark.hadoop.fs.hpf.impl=org.hpf.fs.HpfFileSystem";
+    assertTrue(Files.readString(Path.of(System.getProperty("hpf.root", ".."),
+        "docs/HPF-FILESYSTEM.md")).contains(setting), "the documented setting");
+    Path src = dir.resolve("late-src");
+    Files.createDirectories(src);
+    String content = "member read through a late class loader\n".repeat(20);
+    Files.writeString(src.resolve("m.txt"), content);
+    Path archive = dir.resolve("late.hpf");
+    ArchiveCreator.create(new Configuration(), new org.apache.hadoop.fs.Path(archive.toUri()),
+        List.of(new org.apache.hadoop.fs.Path(src.toUri())), WriterOptions.defaults());
+    // The probe alone, without the rest of the test classes (or hpf's own classes).
+    String probe = LateJarProbe.class.getName().replace('.', '/') + ".class";
+    Path probeDir = dir.resolve("probe");
+    Files.createDirectories(probeDir.resolve(probe).getParent());
+    try (var in = LateJarProbe.class.getClassLoader().getResourceAsStream(probe)) {
+      Files.copy(in, probeDir.resolve(probe));
+    }
+    String out = run(probeDir.toString(), LateJarProbe.class.getName(),
+        System.getProperty("hpf.hadoopJar"), "hpf://file-" + archive.toAbsolutePath() + "/m.txt");
+    assertEquals("without: org.apache.hadoop.fs.UnsupportedFileSystemException\nwith: " + content,
+        out);
+  }
+
+  /**
+   * The jar relocates lz4-java, as its other libraries that Hadoop and Spark may bring in other
+   * versions (Spark ships its own net.jpountz): none of its classes under net/jpountz. Members
+   * compressed with LZ4 still read (the FsShell test above).
+   */
+  @Test
+  void theHadoopJarRelocatesLz4() throws IOException {
+    try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(System.getProperty(
+        "hpf.hadoopJar"))) {
+      List<String> names = jar.stream().map(java.util.zip.ZipEntry::getName).toList();
+      assertEquals(List.of(), names.stream().filter(n -> n.startsWith("net/jpountz/")).limit(5)
+          .toList());
+      assertTrue(names.contains("org/hpf/shaded/net/jpountz/lz4/LZ4Factory.class"),
+          "lz4-java relocated");
+    }
+  }
+
+  /**
    * {@code hadoop jar hpf-core-<version>-hadoop.jar org.hpf.mapreduce.ArchiveJob}: the
    * archive job runs (on the local job runner) with only the jar added to Hadoop's classpath.
    */
@@ -95,8 +142,15 @@ class HadoopJarIT {
   /** Runs a main class in a new JVM on the Hadoop classpath plus the hadoop jar; its stdout. */
   private String hadoop(String... args) throws IOException, InterruptedException {
     String jar = System.getProperty("hpf.hadoopJar");
-    String hadoop = Files.readString(Path.of(System.getProperty("hpf.hadoopClasspath"))).strip();
     assertTrue(Files.isRegularFile(Path.of(jar)), jar);
+    return run(jar, args);
+  }
+
+  /**
+   * Runs a main class in a new JVM on the Hadoop classpath after {@code first}; its stdout.
+   */
+  private String run(String first, String... args) throws IOException, InterruptedException {
+    String hadoop = Files.readString(Path.of(System.getProperty("hpf.hadoopClasspath"))).strip();
     // (Hadoop's own hadoop-shaded-guava is fine: it is relocated.)
     for (String forbidden : List.of("/it/unimi/", "/at/yawk/", "/com/google/guava/")) {
       assertTrue(!hadoop.contains(forbidden), forbidden + " must come from the jar only");
@@ -107,7 +161,7 @@ class HadoopJarIT {
     Files.writeString(conf.resolve("core-site.xml"), "<configuration/>\n");
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-cp", String.join(java.io.File.pathSeparator, conf.toString(), jar, hadoop)));
+        "-cp", String.join(java.io.File.pathSeparator, conf.toString(), first, hadoop)));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command)
         .redirectError(dir.resolve("stderr.txt").toFile())

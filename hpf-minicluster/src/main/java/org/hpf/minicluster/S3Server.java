@@ -39,6 +39,9 @@ public final class S3Server implements Closeable {
   private static final String WATCHDOG =
       "\"$@\" & server=$!; cat > /dev/null; kill $server; wait $server";
 
+  private static final String ACCESS_LOG_PREFIX = "requests";
+  private static final String ACCESS_LOG_SUFFIX = ".log";
+
   private final Process watchdog;
   /** The server's objects, its log and the client's upload buffers. */
   private final Path directory;
@@ -131,6 +134,15 @@ public final class S3Server implements Closeable {
         // once could both pass the check, where S3 lets exactly one. One request at a time
         // makes each conditional create decide as S3's does.
         "--server.tomcat.threads.max=1",
+        // Every request it answers, one line each ("GET /bucket/key?query 200"), for the
+        // requests an operation costs as the server sees them (requests()).
+        "--server.tomcat.accesslog.enabled=true",
+        "--server.tomcat.accesslog.directory=" + directory,
+        "--server.tomcat.accesslog.prefix=" + ACCESS_LOG_PREFIX,
+        "--server.tomcat.accesslog.suffix=" + ACCESS_LOG_SUFFIX,
+        "--server.tomcat.accesslog.rotate=false",
+        "--server.tomcat.accesslog.buffered=false",
+        "--server.tomcat.accesslog.pattern=%m %U%q %s",
         "--spring.main.banner-mode=off",
         "--logging.level.root=WARN",
         "--logging.level.org.springframework.boot.tomcat.TomcatWebServer=INFO");
@@ -150,6 +162,16 @@ public final class S3Server implements Closeable {
     }
     throw new IOException("S3 server not listening after " + START_TIMEOUT + ": "
         + Files.readString(log));
+  }
+
+  /**
+   * The requests the server has answered, oldest first, each as {@code METHOD /path?query
+   * status}. The line of a request is written once its answer is sent: with one request thread,
+   * every request before the last one answered is in the list.
+   */
+  public List<String> requests() throws IOException {
+    Path log = directory.resolve(ACCESS_LOG_PREFIX + ACCESS_LOG_SUFFIX);
+    return Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8) : List.of();
   }
 
   /** How long {@link #start} took, until the server listened. */

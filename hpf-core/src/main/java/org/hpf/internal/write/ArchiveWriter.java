@@ -232,12 +232,13 @@ public final class ArchiveWriter implements AutoCloseable {
     if (options.settings().breakLock()) {
       WriterLock.breakStale(storage);
     }
-    WriterLock lock = WriterLock.acquire(storage, "writer");
+    WriterLock lock = WriterLock.acquire(storage, options.operation());
     WriterPool pool = WriterPool.start(options.settings().threads());
     Recovery.Report report;
     try {
       ArchiveStorage fenced = lock.fence(owning(storage));
-      report = Recovery.run(fenced, options, pool);
+      report = Recovery.run(fenced, options, pool).withLockTakenOver(lock.takenOver());
+      Recovery.log(storage, report);
       if (!report.removedCreate()) {
         return new Recovered(new ArchiveWriter(conf, fenced, options, lock, pool, report, null),
             report);

@@ -46,13 +46,6 @@ final class FencingRecovery {
     }
   }
 
-  private static void logAborted(ArchiveStorage storage, int uploads) {
-    if (uploads > 0) {
-      LOG.warn("{}: aborted {} uploads a writer started and never completed",
-          storage.location(), uploads);
-    }
-  }
-
   static Recovery.Report run(ArchiveStorage storage, WriterOptions options) throws IOException {
     int uploads = storage.abortPendingUploads();
     int leftovers = 0;
@@ -70,8 +63,7 @@ final class FencingRecovery {
         if (removal == null) {
           continue; // committed meanwhile: recover that archive
         }
-        logAborted(storage, uploads);
-        return removal;
+        return removal.withAbortedUploads(uploads);
       }
       Set<String> referenced = GarbageCollector.filesOf(storage, current);
       int beyond = 0;
@@ -105,13 +97,8 @@ final class FencingRecovery {
       }
       int deleted = leftovers + GarbageCollector.collect(storage,
           options.settings().retainGenerations(), Set.of());
-      Recovery.Report report = new Recovery.Report(0, false, generation, 0, 0, false, 0,
-          deleted, dropped, List.of());
-      if (report.didAnything()) {
-        LOG.warn("recovered {}: {}", storage.location(), report.describe());
-      }
-      logAborted(storage, uploads);
-      return report;
+      return new Recovery.Report(0, false, generation, 0, 0, false, 0, deleted, dropped,
+          List.of()).withAbortedUploads(uploads);
     }
   }
 }

@@ -45,11 +45,14 @@ public final class Recovery {
 
   /**
    * What recovery found and did; {@code warnings}, what failed after a roll-forward's commit
-   * point without undoing it (cleanup that the next writer does instead).
+   * point without undoing it (cleanup that the next writer does instead); {@code lockTakenOver},
+   * the dead writer whose lock was taken over to recover (null if none); {@code abortedUploads},
+   * the uploads a writer left pending on an object store that were aborted.
    */
   public record Report(int staleJournals, boolean rolledForward, long generation, long entries,
       long droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted,
-      String rolledBack, boolean removedCreate, List<String> warnings) {
+      String rolledBack, boolean removedCreate, List<String> warnings, String lockTakenOver,
+      int abortedUploads) {
 
     public Report {
       warnings = List.copyOf(warnings);
@@ -60,7 +63,7 @@ public final class Recovery {
         long droppedEntries, boolean tornTail, int salvagedParts, int filesDeleted,
         String rolledBack, List<String> warnings) {
       this(staleJournals, rolledForward, generation, entries, droppedEntries, tornTail,
-          salvagedParts, filesDeleted, rolledBack, false, warnings);
+          salvagedParts, filesDeleted, rolledBack, false, warnings, null, 0);
     }
 
     /**
@@ -68,31 +71,60 @@ public final class Recovery {
      * archive is there now, as before that create.
      */
     static Report removed(int filesDeleted) {
-      return new Report(0, false, 0, 0, 0, false, 0, filesDeleted, null, true, List.of());
+      return new Report(0, false, 0, 0, 0, false, 0, filesDeleted, null, true, List.of(), null,
+          0);
     }
 
     /** This report with {@code more} warnings (those of closing the writer, say). */
     public Report withWarnings(List<String> more) {
       return new Report(staleJournals, rolledForward, generation, entries, droppedEntries,
           tornTail, salvagedParts, filesDeleted, rolledBack, removedCreate,
-          Warnings.join(warnings, more));
+          Warnings.join(warnings, more), lockTakenOver, abortedUploads);
+    }
+
+    /** This report, saying that recovery first took over the lock of {@code holder} (or not). */
+    Report withLockTakenOver(String holder) {
+      return new Report(staleJournals, rolledForward, generation, entries, droppedEntries,
+          tornTail, salvagedParts, filesDeleted, rolledBack, removedCreate, warnings, holder,
+          abortedUploads);
+    }
+
+    /** This report, with {@code uploads} pending uploads aborted. */
+    Report withAbortedUploads(int uploads) {
+      return new Report(staleJournals, rolledForward, generation, entries, droppedEntries,
+          tornTail, salvagedParts, filesDeleted, rolledBack, removedCreate, warnings,
+          lockTakenOver, uploads);
     }
 
     public boolean didAnything() {
+      return changedFiles() || lockTakenOver != null || abortedUploads > 0;
+    }
+
+    /** Whether recovery changed the archive's files (not only its lock and uploads). */
+    private boolean changedFiles() {
       return staleJournals > 0 || rolledForward || filesDeleted > 0 || droppedEntries > 0
           || rolledBack != null || removedCreate;
     }
 
+    /** What recovery did, in one line: the lock and uploads first, then the archive's files. */
     public String describe() {
-      if (removedCreate) {
-        return "removed what a create that never committed left (" + filesDeleted
-            + (filesDeleted == 1 ? " file" : " files") + "): there is no archive, as before that "
-            + "create; run it again";
-      }
-      if (!didAnything()) {
-        return "nothing to recover";
-      }
       StringBuilder text = new StringBuilder();
+      if (lockTakenOver != null) {
+        text.append("took over the lock of ").append(lockTakenOver).append("; ");
+      }
+      if (abortedUploads > 0) {
+        text.append("aborted ").append(abortedUploads).append(abortedUploads == 1
+            ? " upload" : " uploads").append(" a writer left pending; ");
+      }
+      if (removedCreate) {
+        return text.append("removed what a create that never committed left (")
+            .append(filesDeleted).append(filesDeleted == 1 ? " file" : " files")
+            .append("): there is no archive, as before that create; run it again").toString();
+      }
+      if (!changedFiles()) {
+        return text.append(text.length() == 0 ? "nothing to recover"
+            : "nothing else to recover").toString();
+      }
       if (rolledForward) {
         text.append("committed generation ").append(generation).append(" from the journal: ")
             .append(entries).append(" files");
@@ -117,6 +149,19 @@ public final class Recovery {
       }
       text.append(filesDeleted).append(" leftover files removed");
       return text.toString();
+    }
+  }
+
+  /**
+   * Logs what recovery did, once, when it is complete (with the lock taken over): programs see
+   * it in their log; the hpf command prints it itself and keeps this logger quiet.
+   */
+  static void log(ArchiveStorage storage, Report report) {
+    if (report.didAnything()) {
+      LOG.warn("recovered {}: {}", storage.location(), report.describe());
+    }
+    for (String warning : report.warnings()) {
+      LOG.warn("{}: {}", storage.location(), warning);
     }
   }
 
@@ -190,12 +235,6 @@ public final class Recovery {
         return removal;
       }
     }
-    if (report.didAnything()) {
-      LOG.warn("recovered {}: {}", storage.location(), report.describe());
-    }
-    for (String warning : report.warnings()) {
-      LOG.warn("{}: {}", storage.location(), warning);
-    }
     return report;
   }
 
@@ -214,9 +253,7 @@ public final class Recovery {
       throw NoCommittedGenerationException.holdingForeignFiles(storage.location(),
           UncommittedCreate.foreignNames(storage));
     }
-    Report report = Report.removed(deletedBefore + removed);
-    LOG.warn("recovered {}: {}", storage.location(), report.describe());
-    return report;
+    return Report.removed(deletedBefore + removed);
   }
 
   static long committedGeneration(ArchiveStorage storage) throws IOException {

@@ -130,7 +130,10 @@ public final class StagedChange implements AutoCloseable {
     storage = lock.fence(storage);
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {
-      if (Recovery.run(storage, options, pool).removedCreate()) {
+      Recovery.Report recovered = Recovery.run(storage, options, pool)
+          .withLockTakenOver(lock.takenOver());
+      Recovery.log(storage, recovered);
+      if (recovered.removedCreate()) {
         lock.release();
         storage.deleteEmptyDirectories(Manifest.DIR);
         throw UncommittedCreate.removedError(storage.location());
@@ -490,7 +493,7 @@ public final class StagedChange implements AutoCloseable {
           UncommittedCreate.remove(storage);
         } else {
           // Parts that attempts which died wrote in place: fenced off, then collected.
-          FencingRecovery.run(storage, options);
+          Recovery.log(storage, FencingRecovery.run(storage, options));
         }
       } else if (!plan.creates()) {
         GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());

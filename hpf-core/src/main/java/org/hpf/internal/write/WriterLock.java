@@ -32,11 +32,22 @@ public final class WriterLock implements AutoCloseable {
   private final ArchiveOutput file;
   private final String token;
   private boolean released;
+  /** Whose lock this one replaced and why it could (see {@link #takenOver()}), or null. */
+  private String takenOver;
 
   private WriterLock(ArchiveStorage storage, ArchiveOutput file, String token) {
     this.storage = storage;
     this.file = file;
     this.token = token;
+  }
+
+  /**
+   * The holder whose lock this one took over, for people, with the reason it was known to be
+   * gone ({@code append by alice@host (pid 4711) since ... (process 4711 no longer runs ...)});
+   * null when the lock was free. The caller reports it, with what recovery did.
+   */
+  public String takenOver() {
+    return takenOver;
   }
 
   /**
@@ -79,10 +90,13 @@ public final class WriterLock implements AutoCloseable {
       if (!holder.equals(holder(storage))) {
         throw locked;
       }
-      LOG.warn("{}: taking over the lock of a writer that is gone ({}): {}", storage.location(),
+      // Reported by the caller with what recovery did (takenOver()): logged once, there.
+      LOG.info("{}: taking over the lock of a writer that is gone ({}): {}", storage.location(),
           gone, holder);
       breakLock(storage);
-      return create(storage, operation);
+      WriterLock lock = create(storage, operation);
+      lock.takenOver = LockLine.forPeople(holder.strip()) + " (" + gone + ")";
+      return lock;
     } finally {
       marker.close();
       storage.delete(ArchiveLayout.LOCK_TAKEOVER);

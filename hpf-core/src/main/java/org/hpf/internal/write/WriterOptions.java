@@ -29,6 +29,7 @@ public final class WriterOptions {
   private final NameHasher hasher;
   private final ArchiveId archiveId;
   private final boolean checkNesting;
+  private final String operation;
 
   private WriterOptions(Builder b) {
     this.layout = b.layout;
@@ -39,6 +40,7 @@ public final class WriterOptions {
     this.hasher = b.hasher;
     this.archiveId = b.archiveId;
     this.checkNesting = b.checkNesting;
+    this.operation = b.operation;
   }
 
   public static Builder builder() {
@@ -118,6 +120,14 @@ public final class WriterOptions {
     return checkNesting;
   }
 
+  /**
+   * What a writer opened on an existing archive is for ({@code append}, {@code rm}, ...): its
+   * lock names it, and so does the error of a second writer the lock keeps out.
+   */
+  public String operation() {
+    return operation;
+  }
+
   /** A builder holding these options. */
   public Builder toBuilder() {
     Builder b = builder(layout, settings);
@@ -127,6 +137,7 @@ public final class WriterOptions {
     b.hasher = hasher;
     b.archiveId = archiveId;
     b.checkNesting = checkNesting;
+    b.operation = operation;
     return b;
   }
 
@@ -140,8 +151,18 @@ public final class WriterOptions {
     private NameHasher hasher;
     private ArchiveId archiveId;
     private boolean checkNesting = true;
+    private String operation = "change";
 
     private Builder() {}
+
+    /** What the writer is for, as its lock names it (default {@code change}; see above). */
+    public Builder operation(String value) {
+      if (value == null || value.isBlank() || value.contains(" by ")) {
+        throw new IllegalArgumentException("operation must be a name, not '" + value + "'");
+      }
+      this.operation = value;
+      return this;
+    }
 
     public Builder layout(ArchiveSettings value) {
       this.layout = Objects.requireNonNull(value);
