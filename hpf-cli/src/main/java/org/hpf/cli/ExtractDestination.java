@@ -11,16 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +28,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.hpf.MemberAccess;
+import org.hpf.internal.io.LocalModes;
 
 /**
  * Where {@code hpf extract} writes members: files under a directory, each created with its
@@ -229,11 +226,7 @@ abstract class ExtractDestination {
         List<Path> created = new ArrayList<>();
         for (Path missing : missing(dir, member)) {
           try {
-            if (UNIX) {
-              Files.createDirectory(local(missing), narrow(OWNER_BITS));
-            } else {
-              Files.createDirectory(local(missing));
-            }
+            Files.createDirectory(local(missing), LocalModes.attribute(OWNER_BITS));
             created.add(missing);
           } catch (FileAlreadyExistsException e) {
             if (!Files.isDirectory(local(missing))) {
@@ -282,19 +275,10 @@ abstract class ExtractDestination {
     private static OutputStream createNew(java.nio.file.Path file, int mode) throws IOException {
       Set<StandardOpenOption> options = Set.of(StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE);
-      return Channels.newOutputStream(UNIX ? Files.newByteChannel(file, options, narrow(mode))
-          : Files.newByteChannel(file, options));
+      return Channels.newOutputStream(Files.newByteChannel(file, options,
+          LocalModes.attribute(mode)));
     }
 
-    private static FileAttribute<Set<PosixFilePermission>> narrow(int mode) {
-      Set<PosixFilePermission> bits = EnumSet.noneOf(PosixFilePermission.class);
-      for (PosixFilePermission bit : PosixFilePermission.values()) {
-        if ((mode & 0400 >> bit.ordinal()) != 0) { // OWNER_READ, OWNER_WRITE, ... OTHERS_EXECUTE
-          bits.add(bit);
-        }
-      }
-      return PosixFilePermissions.asFileAttribute(bits);
-    }
 
     @Override
     String setOwner(Path target, String owner, String group) {

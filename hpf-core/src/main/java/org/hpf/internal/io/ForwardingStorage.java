@@ -98,6 +98,11 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
+  public RootAccess createPrivateRoot(String dir) throws IOException {
+    return delegate.createPrivateRoot(dir);
+  }
+
+  @Override
   public RootAccess rootAccess() throws IOException {
     return delegate.rootAccess();
   }

@@ -142,12 +142,8 @@ public final class ArchiveWriter implements AutoCloseable {
     long blockSize = options.layout().blockSize() > 0 ? options.layout()
         .blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
-    storage.mkdirs(Manifest.DIR);
     // Only its owner reads the archive until its first commit sets who else may.
-    RootAccess given = storage.rootAccess();
-    if (given != null) {
-      storage.setRootAccess(given.without(0077));
-    }
+    RootAccess given = storage.createPrivateRoot(Manifest.DIR);
     WriterLock lock = WriterLock.acquire(storage, "create");
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {

@@ -1,15 +1,14 @@
 package org.hpf.internal.write.spill;
 
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.hpf.internal.io.LocalModes;
 
 /**
  * Where a writer spills what it cannot keep in memory (sorted runs of names and index records):
@@ -22,8 +21,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * umask and however open the directory above is ({@code /tmp} is everyone's).
  */
 public final class Scratch {
-  /** The mode of each sorter's directory. */
-  static final String DIRECTORY_MODE = "rwx------";
+  /** The mode of each sorter's directory: {@code rwx------}. */
+  static final int DIRECTORY_MODE = 0700;
   /** The umask the sorters' files are created with: no bits for group or others. */
   static final String FILE_UMASK = "077";
 
@@ -71,13 +70,8 @@ public final class Scratch {
   }
 
   private static FileAttribute<?>[] ownerOnly() {
-    return POSIX ? new FileAttribute<?>[] {
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(DIRECTORY_MODE))}
-        : new FileAttribute<?>[0];
+    return LocalModes.attribute(DIRECTORY_MODE);
   }
-
-  private static final boolean POSIX =
-      FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
   /** The default: {@code java.io.tmpdir}. */
   public static java.nio.file.Path defaultDirectory() {
