@@ -14,9 +14,10 @@ import org.apache.log4j.Logger;
 final class Logging implements AutoCloseable {
   private final Map<Logger, Level> previous = new LinkedHashMap<>();
 
-  /** {@code --verbose}: hpf's own log at INFO. */
+  /** {@code --verbose}: hpf's own log at INFO, and why HDFS features failed, with the trace. */
   void verbose() {
     set("org.hpf", Level.INFO);
+    set("org.hpf.internal.hdfs.CachePinning", Level.DEBUG);
   }
 
   /**

@@ -196,7 +196,9 @@ public final class CachePinning {
           storage.location(), pool, added, removed);
       return new HdfsReport.Pinning(pool, pinned, bytes, added, removed, problem);
     } catch (IOException | RuntimeException e) {
-      return skip(pool, "cache pinning failed: " + e, warnings);
+      // The first line: a NameNode's refusal carries its server's stack trace in its message.
+      LOG.debug("cache pinning of {} failed", storage.location(), e);
+      return skip(pool, "cache pinning failed: " + LazyPersistProbe.firstLine(e), warnings);
     }
   }
 
@@ -205,9 +207,9 @@ public final class CachePinning {
     return HdfsReport.Pinning.skipped(pool, why);
   }
 
+  /** The report's warnings are logged once, with the commit's (HdfsIntegration). */
   private static void warn(String why, List<String> warnings) {
     warnings.add(why);
-    LOG.warn("cache pinning: {}", why);
   }
 
   private static CacheDirectiveInfo.Builder directive(String path, WriteSettings options) {

@@ -121,6 +121,11 @@ public interface ArchiveStorage extends Closeable {
     return given;
   }
 
+  /** True when the archive's path names a file, not a directory; false where it cannot tell. */
+  default boolean rootIsFile() throws IOException {
+    return false;
+  }
+
   /** True when the archive directory exists. */
   boolean rootExists() throws IOException;
 

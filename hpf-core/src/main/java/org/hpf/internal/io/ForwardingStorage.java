@@ -98,6 +98,11 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
+  public boolean rootIsFile() throws IOException {
+    return delegate.rootIsFile();
+  }
+
+  @Override
   public RootAccess createPrivateRoot(String dir) throws IOException {
     return delegate.createPrivateRoot(dir);
   }

@@ -447,6 +447,15 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   @Override
+  public boolean rootIsFile() throws IOException {
+    try {
+      return fs.getFileStatus(root).isFile();
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Override
   public long defaultBlockSize() {
     return fs.getDefaultBlockSize(root);
   }
