@@ -1,6 +1,7 @@
 package org.hpf.access;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.MiniDfs;
 import org.hpf.testing.ModeWatchingStorage;
+import org.hpf.testing.OtherUser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +43,38 @@ class ArchiveModesTest {
     Configuration conf = new Configuration();
     FileSystem local = FileSystem.getLocal(conf);
     run(conf, local, new Path(tmp.toUri()), LocalUmask.get());
+  }
+
+  /**
+   * Another user of the machine tries every file and directory of a private archive while its
+   * parts are written, in a directory open to all: each attempt is refused.
+   */
+  @Test
+  void anotherLocalUserReadsNothingWhileAPrivateArchiveIsWritten() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(OtherUser.available());
+    java.nio.file.Files.setPosixFilePermissions(tmp,
+        java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Configuration conf = new Configuration();
+    FileSystem local = FileSystem.getLocal(conf);
+    Path archive = new Path(new Path(tmp.toUri()), "private.hpf");
+    List<String> read = new ArrayList<>();
+    List<String> tried = new ArrayList<>();
+    ModeWatchingStorage watched = watching(conf, local, archive).probing((moment, paths) -> {
+      if (moment.startsWith("writing part-")) {
+        for (String path : paths) {
+          tried.add(path);
+          if (OtherUser.canRead(tmp.resolve("private.hpf").resolve(path))) {
+            read.add(moment + ": " + path);
+          }
+        }
+      }
+    });
+    try (ArchiveWriter writer = ArchiveWriter.create(conf, watched, WriterOptions.defaults())) {
+      add(writer, "home/alice/key.pem", 0600);
+      writer.commit();
+    }
+    assertTrue(tried.stream().anyMatch(p -> p.startsWith("part-")), tried::toString);
+    assertEquals(List.of(), read);
   }
 
   @Test

@@ -37,11 +37,23 @@ public final class ModeWatchingStorage extends ForwardingStorage {
   /** Every mode each path (relative to the root, "" for it) was seen with, in order. */
   private final Map<String, List<Integer>> seen = new TreeMap<>();
   private final List<String> breaches = new ArrayList<>();
+  /** Called at every look with the moment and the paths seen; null for none. */
+  private volatile java.util.function.BiConsumer<String, java.util.Set<String>> probe;
 
   public ModeWatchingStorage(ArchiveStorage delegate, FileSystem fs, Path root) {
     super(delegate);
     this.fs = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     this.root = fs.makeQualified(root);
+  }
+
+  /**
+   * Has {@code probe} called at every look, with the moment and every path then (relative to
+   * the archive directory): to try the files as another user would, while they are written.
+   */
+  public ModeWatchingStorage probing(
+      java.util.function.BiConsumer<String, java.util.Set<String>> probe) {
+    this.probe = probe;
+    return this;
   }
 
   /** Each path's modes as seen, in order. */
@@ -77,6 +89,9 @@ public final class ModeWatchingStorage extends ForwardingStorage {
     Integer rootMode = modes.get("");
     if (rootMode == null) {
       return;
+    }
+    if (probe != null) {
+      probe.accept(moment, modes.keySet());
     }
     modes.forEach((path, mode) -> {
       List<Integer> modesOf = seen.computeIfAbsent(path, p -> new ArrayList<>());

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.hpf.testing.OtherUser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -128,6 +129,16 @@ class ExternalSorterTest {
       add(sorter, entries(20_000));
       assertTrue(sorter.spilled());
       seen.addAll(openToOthers(scratch));
+      if (OtherUser.available()) {
+        // Another user of this machine, trying while the runs exist.
+        try (Stream<Path> paths = Files.walk(scratch)) {
+          for (Path p : (Iterable<Path>) paths::iterator) {
+            if (!p.equals(scratch) && OtherUser.canRead(p)) {
+              seen.add("nobody read " + p);
+            }
+          }
+        }
+      }
       try (ExternalSorter.Sorted sorted = sorter.sort()) {
         sorted.next();
         assertTrue(scratchFiles() > 0, "the runs are being read");
