@@ -189,6 +189,40 @@ class HdfsCacheCommandsTest {
         pin::toString);
   }
 
+  /**
+   * A pool hpf creates is its creator's alone: another user lists no directive of it, so sees
+   * neither the archive's index files nor their sizes.
+   */
+  @Test
+  void anotherUserListsNoDirectiveOfAPoolHpfCreated() throws Exception {
+    MiniDfs shared = MiniDfs.shared();
+    TestTrees.write(dir.resolve("pool-src"), 5, 9);
+    String pool = "own-" + System.nanoTime();
+    String archive = shared.cluster().getURI() + "/cache/" + System.nanoTime() + "/a.hpf";
+    Cli.Result created = Cli.run("create", "--cache-pool", pool, "-D",
+        "dfs.client.block.write.locateFollowingBlock.initial.delay.ms=10",
+        dir.resolve("pool-src").toUri().toString(), archive);
+    assertEquals(ExitCodes.OK, created.code(), created::toString);
+    assertTrue(created.out().contains(" in pool " + pool), created::toString);
+    List<String> seen = org.apache.hadoop.security.UserGroupInformation.createRemoteUser("bob")
+        .doAs((java.security.PrivilegedExceptionAction<List<String>>) () -> {
+          List<String> paths = new java.util.ArrayList<>();
+          try (var fs = (org.apache.hadoop.hdfs.DistributedFileSystem)
+              org.apache.hadoop.fs.FileSystem.newInstance(shared.cluster().getURI(),
+                  shared.configuration())) {
+            var it = fs.listCacheDirectives(null);
+            while (it.hasNext()) {
+              var info = it.next().getInfo();
+              if (info.getPool().equals(pool)) {
+                paths.add(info.getPath().toString());
+              }
+            }
+          }
+          return paths;
+        });
+    assertEquals(List.of(), seen);
+  }
+
   private static String firstName(String archive) {
     return TestTrees.ls(archive).get(0);
   }

@@ -237,7 +237,10 @@ public final class CachePinning {
           + pool + " -owner " + user() + ")";
     }
     try {
-      fs.addCachePool(new CachePoolInfo(pool));
+      // Its creator's alone: HDFS lists a pool's directives, which name an archive's index
+      // files and their sizes, to whoever may read the pool.
+      fs.addCachePool(new CachePoolInfo(pool).setMode(
+          new org.apache.hadoop.fs.permission.FsPermission((short) 0700)));
       LOG.info("created cache pool '{}'", pool);
       return null;
     } catch (IOException e) {
