@@ -43,6 +43,17 @@ public class NoCommittedGenerationException extends HpfException {
   }
 
   /**
+   * For a file given as an archive, which is a directory.
+   *
+   * @param archive the file
+   * @return the error
+   */
+  public static NoCommittedGenerationException aFile(String archive) {
+    return new NoCommittedGenerationException(archive + " is not an hpf archive: it is a file,"
+        + " not a directory");
+  }
+
+  /**
    * For a directory where a create never committed, which recovery leaves as it is because it
    * also holds files no archive has: removing what the create left could take them too.
    *

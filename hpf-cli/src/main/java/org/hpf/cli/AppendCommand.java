@@ -107,6 +107,7 @@ final class AppendCommand extends HpfSubcommand {
         JobSummary.print(out(), "appended to", result);
       }
       JobSummary.printWarnings(err(), result);
+      printHdfsWarnings(result.hdfs());
       return removeSources(archivePath, roots);
     }
     ChangeResult result;
@@ -121,6 +122,7 @@ final class AppendCommand extends HpfSubcommand {
       result = result.withWarnings(writer.closeWarnings());
     }
     printWarnings(result.warnings());
+    printHdfsWarnings(result.hdfs());
     if (replace && result.filesReplaced() == 0 && result.filesAdded() > 0) {
       // Likely a member named otherwise than meant: a file source is named by its file name.
       printWarnings(List.of("--replace replaced nothing: all " + result.filesAdded()

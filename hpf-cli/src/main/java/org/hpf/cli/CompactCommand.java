@@ -72,6 +72,7 @@ final class CompactCommand extends HpfSubcommand {
       result = result.withWarnings(writer.closeWarnings());
     }
     printWarnings(result.warnings());
+    printHdfsWarnings(result.hdfs());
     if (result.generation() == before) {
       if (!quiet()) {
         out().printf(Locale.ROOT, "nothing to compact in %s: generation %d stays (no part's"

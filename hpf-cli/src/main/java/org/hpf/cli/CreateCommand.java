@@ -124,6 +124,7 @@ final class CreateCommand extends HpfSubcommand {
         JobSummary.print(out(), "created", result);
       }
       JobSummary.printWarnings(err(), result);
+      printHdfsWarnings(result.hdfs());
       return removeSources(archive, sources);
     }
     CreateResult result;
@@ -132,6 +133,7 @@ final class CreateCommand extends HpfSubcommand {
       result = ArchiveCreator.create(configuration(), archive, sources, builder.build());
     }
     printWarnings(result.warnings());
+    printHdfsWarnings(result.hdfs());
     if (!quiet()) {
       printSummary(out(), result);
     }
@@ -166,11 +168,13 @@ final class CreateCommand extends HpfSubcommand {
             JobSummary.print(out(), "created", result);
           }
           JobSummary.printWarnings(err(), result);
+          printHdfsWarnings(result.hdfs());
         } else {
           CreateResult result = ArchiveCreator.create(configuration(), owned.archive(),
               owned.roots(), builder.build());
           OwnerSplit.giveTo(configuration(), owned);
           printWarnings(result.warnings());
+          printHdfsWarnings(result.hdfs());
           if (!quiet()) {
             printSummary(out(), result);
           }

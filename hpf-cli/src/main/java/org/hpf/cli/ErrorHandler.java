@@ -23,6 +23,7 @@ import org.hpf.NameConflictException;
 import org.hpf.NameExistsException;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.UnsupportedStoreException;
+import org.hpf.internal.access.AccessMessages;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
@@ -150,10 +151,15 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
       // The library names its option; the command line spells it as a flag.
       message = message.replace("use replace to", "use --replace to");
     }
+    if (e instanceof AccessLossException) {
+      message = message.replace(AccessMessages.ALLOW_HINT, "pass --allow-access-loss")
+          .replace(AccessMessages.SPLIT_HINT, "hpf create --split-by-owner makes them in one run");
+    }
     boolean selfExplaining = e instanceof HpfException || e instanceof FileNotFoundException
         || e instanceof FileAlreadyExistsException || e instanceof ParameterException
         || e instanceof KerberosLogin.NotAuthenticatedException
-        || e instanceof ObjectStoreErrors.StoreAccessDeniedException;
+        || e instanceof ObjectStoreErrors.StoreAccessDeniedException
+        || e instanceof java.nio.file.AccessDeniedException;
     return selfExplaining ? message : e.getClass().getSimpleName() + ": " + message;
   }
 

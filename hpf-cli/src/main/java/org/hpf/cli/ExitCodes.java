@@ -65,10 +65,12 @@ public final class ExitCodes {
     Map<String, String> map = new LinkedHashMap<>();
     map.put(" " + OK, "ok");
     map.put(" " + ERROR, "error (I/O, file system, permission, out of memory,"
-        + " internal)");
+        + " internal; a file of the archive this user may not read; a split refused to a user"
+        + " who is not the superuser)");
     map.put(" " + USAGE, "bad usage or input (options, sizes, member names; a name that would"
         + " be a file and a directory)");
-    map.put(" " + NOT_FOUND, "not found: archive, member or source");
+    map.put(" " + NOT_FOUND, "not found: archive, member or source; a directory or a plain"
+        + " file that is not an hpf archive");
     map.put(" " + CORRUPT, "corrupt archive (verify found problems; extract refused a name"
         + " escaping its destination)");
     map.put(" " + VERSION, "unsupported archive format version");

@@ -172,6 +172,7 @@ final class ExtractCommand extends HpfSubcommand {
         }
         extraction.finish();
       }
+      files.finish();
       long millis = (System.nanoTime() - start) / 1_000_000;
       String ownerWarning = ownerFailures == null ? null : ownerFailures.warning();
       if (ownerWarning != null) {

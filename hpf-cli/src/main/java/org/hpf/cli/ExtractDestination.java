@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -15,6 +16,8 @@ import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,16 +28,29 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.hpf.MemberAccess;
+import org.hpf.internal.io.LocalModes;
 
 /**
  * Where {@code hpf extract} writes members: files under a directory, each created with its
  * parent directories, filled, then given the member's owner and group (when they are restored),
  * its mode and, last, its modification time; a file whose member fails (a checksum) is removed.
  * Safe for many threads at once.
+ *
+ * <p>Born narrow, as tar restores modes: every file and directory is created with no bits for
+ * group or others (a file with its recorded owner's bits alone, a directory {@code rwx------}),
+ * so nobody else can open a member while its bytes are written, nor keep a descriptor opened
+ * then. A file widens to its recorded mode only once its owner and group are set; the
+ * directories widen to the umask's mode in {@link #finish}, after every file. Whatever fails on
+ * the way leaves a file or directory narrower than asked, never wider.
  */
 abstract class ExtractDestination {
+  /** The owner's bits: all a file or directory gets until it is widened. */
+  static final int OWNER_BITS = 0700;
+
   /** Parent directories made (or found) so far: each is made once. */
   private final Set<Path> made = ConcurrentHashMap.newKeySet();
+  /** Directories this extraction created, narrow until {@link #finish}. */
+  private final Set<Path> created = ConcurrentHashMap.newKeySet();
   final boolean overwrite;
   final RestoredModes modes;
   /** Null when the owners and groups are not restored. */
@@ -65,6 +81,25 @@ abstract class ExtractDestination {
 
   abstract boolean exists(Path target) throws IOException;
 
+  /** Whether {@code path} is a directory (or a link to one). */
+  abstract boolean isDirectory(Path path) throws IOException;
+
+  /**
+   * {@code dir} and the directories above it that do not exist, the topmost first; fails where
+   * a file is in the way.
+   */
+  List<Path> missing(Path dir, String member) throws IOException {
+    List<Path> missing = new ArrayList<>();
+    Path p = dir;
+    for (; p != null && !made.contains(p) && !exists(p); p = p.getParent()) {
+      missing.add(0, p);
+    }
+    if (p != null && !made.contains(p) && !isDirectory(p)) {
+      throw inTheWay(dir, member);
+    }
+    return missing;
+  }
+
   /**
    * Writes {@code in} to {@code target} (the file of {@code member}), then gives it the recorded
    * owner, group and mode as far as they are restored, and its modification time. A member of
@@ -75,10 +110,12 @@ abstract class ExtractDestination {
       throws IOException {
     Path parent = target.getParent();
     if (!made.contains(parent)) {
-      mkdirs(parent, member);
+      created.addAll(mkdirs(parent, member));
       made.add(parent);
     }
-    OutputStream file = create(target, recorded); // outside the try: a file in the way stays
+    int mode = recorded == null ? 0666 & ~modes.umask() : modes.of(recorded.mode(), false);
+    // outside the try: a file in the way stays
+    OutputStream file = create(target, mode & OWNER_BITS);
     boolean done = false;
     try (OutputStream out = file) {
       in.transferTo(out);
@@ -90,11 +127,27 @@ abstract class ExtractDestination {
     }
     if (recorded != null) {
       restoreAccess(target, recorded);
+    } else {
+      setMode(target, mode & OWNER_BITS, mode);
     }
     setTime(target, mtimeMillis);
   }
 
-  /** The owner before the mode: a change of owner clears setuid and setgid. */
+  /**
+   * Widens the directories this extraction created to the umask's mode, once every file in
+   * them has its own access. Not called after a failure: they stay their owner's alone.
+   */
+  void finish() throws IOException {
+    int mode = 0777 & ~modes.umask();
+    for (Path dir : created) {
+      setMode(dir, OWNER_BITS, mode);
+    }
+  }
+
+  /**
+   * The owner before the mode: a change of owner clears setuid and setgid, and a file widens
+   * only once it is its owner's.
+   */
   private void restoreAccess(Path target, MemberAccess recorded) throws IOException {
     boolean ownerRestored = false;
     if (ownerFailures != null && !(recorded.owner().isEmpty() && recorded.group().isEmpty())) {
@@ -105,18 +158,24 @@ abstract class ExtractDestination {
         ownerFailures.add(target, recorded.owner(), recorded.group(), failure);
       }
     }
-    setMode(target, modes.of(recorded.mode(), ownerRestored));
+    int mode = modes.of(recorded.mode(), ownerRestored);
+    setMode(target, modes.of(recorded.mode(), false) & OWNER_BITS, mode);
   }
 
-  abstract void mkdirs(Path dir, String member) throws IOException;
+  /**
+   * Creates {@code dir} and the directories missing above it, each {@code rwx------}; returns
+   * those it created.
+   */
+  abstract List<Path> mkdirs(Path dir, String member) throws IOException;
 
-  abstract OutputStream create(Path target, MemberAccess recorded) throws IOException;
+  /** Creates {@code target} with {@code mode} (never bits for group or others). */
+  abstract OutputStream create(Path target, int mode) throws IOException;
 
   /** Gives the file its owner and group; returns why that failed, or null. */
   abstract String setOwner(Path target, String owner, String group);
 
-  /** Gives the new file {@code mode}, if creating it did not. */
-  abstract void setMode(Path target, int mode) throws IOException;
+  /** Gives {@code target}, created with {@code created}, its final {@code mode}. */
+  abstract void setMode(Path target, int created, int mode) throws IOException;
 
   abstract void setTime(Path target, long mtimeMillis) throws IOException;
 
@@ -139,15 +198,12 @@ abstract class ExtractDestination {
     private static final UserPrincipalLookupService PRINCIPALS =
         FileSystems.getDefault().getUserPrincipalLookupService();
 
-    /** The mode a new file gets: what Java asks for, less the umask. */
-    private final int createdMode;
     /** User and group names looked up so far. */
     private final Map<String, Optional<UserPrincipal>> users = new ConcurrentHashMap<>();
     private final Map<String, Optional<UserPrincipal>> groups = new ConcurrentHashMap<>();
 
     Local(boolean overwrite, RestoredModes modes, OwnerFailures owners) {
       super(overwrite, modes, UNIX ? owners : null);
-      this.createdMode = 0666 & ~modes.umask();
     }
 
     private static java.nio.file.Path local(Path path) {
@@ -160,9 +216,25 @@ abstract class ExtractDestination {
     }
 
     @Override
-    void mkdirs(Path dir, String member) throws IOException {
+    boolean isDirectory(Path path) {
+      return Files.isDirectory(local(path));
+    }
+
+    @Override
+    List<Path> mkdirs(Path dir, String member) throws IOException {
       try {
-        Files.createDirectories(local(dir));
+        List<Path> created = new ArrayList<>();
+        for (Path missing : missing(dir, member)) {
+          try {
+            Files.createDirectory(local(missing), LocalModes.attribute(OWNER_BITS));
+            created.add(missing);
+          } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(local(missing))) {
+              throw e;
+            } // made by another thread meanwhile, which widens it
+          }
+        }
+        return created;
       } catch (java.nio.file.FileSystemException e) {
         // A file where a directory should be: "exists" for the directory itself, "not a
         // directory" for one below it.
@@ -182,10 +254,10 @@ abstract class ExtractDestination {
      * was read-only.
      */
     @Override
-    OutputStream create(Path target, MemberAccess recorded) throws IOException {
+    OutputStream create(Path target, int mode) throws IOException {
       java.nio.file.Path file = local(target);
       try {
-        return createNew(file);
+        return createNew(file, mode);
       } catch (FileAlreadyExistsException e) {
         if (!overwrite || Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
           throw alreadyThere(target);
@@ -193,15 +265,20 @@ abstract class ExtractDestination {
       }
       Files.deleteIfExists(file);
       try {
-        return createNew(file);
+        return createNew(file, mode);
       } catch (FileAlreadyExistsException e) {
         throw alreadyThere(target); // created by someone else meanwhile
       }
     }
 
-    private static OutputStream createNew(java.nio.file.Path file) throws IOException {
-      return Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    /** A new file with {@code mode} from its first moment (open with O_CREAT and the mode). */
+    private static OutputStream createNew(java.nio.file.Path file, int mode) throws IOException {
+      Set<StandardOpenOption> options = Set.of(StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE);
+      return Channels.newOutputStream(Files.newByteChannel(file, options,
+          LocalModes.attribute(mode)));
     }
+
 
     @Override
     String setOwner(Path target, String owner, String group) {
@@ -235,9 +312,9 @@ abstract class ExtractDestination {
     }
 
     @Override
-    void setMode(Path target, int mode) throws IOException {
+    void setMode(Path target, int created, int mode) throws IOException {
       // "unix:mode" rather than POSIX permissions: only it sets setuid, setgid and sticky.
-      if (UNIX && mode != createdMode) {
+      if (UNIX && mode != (created & ~modes.umask())) {
         Files.setAttribute(local(target), "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
       }
     }
@@ -275,10 +352,17 @@ abstract class ExtractDestination {
     }
 
     @Override
-    void mkdirs(Path dir, String member) throws IOException {
+    boolean isDirectory(Path path) throws IOException {
+      return fs.getFileStatus(path).isDirectory();
+    }
+
+    @Override
+    List<Path> mkdirs(Path dir, String member) throws IOException {
+      List<Path> missing = missing(dir, member);
       try {
-        if (fs.mkdirs(dir)) {
-          return;
+        // HDFS gives the parents it makes the same mode (with the owner's write and execute).
+        if (missing.isEmpty() || fs.mkdirs(dir, permission(OWNER_BITS))) {
+          return missing;
         }
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException
           | ParentNotDirectoryException e) {
@@ -288,12 +372,9 @@ abstract class ExtractDestination {
     }
 
     @Override
-    OutputStream create(Path target, MemberAccess recorded) throws IOException {
+    OutputStream create(Path target, int mode) throws IOException {
       try {
-        FsPermission permission = recorded == null
-            ? FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(fs.getConf()))
-            : permission(modes.of(recorded.mode(), false));
-        return fs.create(target, permission, overwrite,
+        return fs.create(target, permission(mode), overwrite,
             bufferSize, fs.getDefaultReplication(target), fs.getDefaultBlockSize(target), null);
       } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
         throw alreadyThere(target);
@@ -315,10 +396,9 @@ abstract class ExtractDestination {
     }
 
     @Override
-    void setMode(Path target, int mode) throws IOException {
+    void setMode(Path target, int created, int mode) throws IOException {
       FsPermission wanted = permission(mode);
-      FsPermission created = wanted.applyUMask(new FsPermission((short) modes.umask()));
-      if (!created.equals(wanted)) {
+      if (!wanted.equals(permission(created & ~modes.umask()))) {
         fs.setPermission(target, wanted);
       }
     }

@@ -95,7 +95,17 @@ abstract class HpfSubcommand implements Callable<Integer> {
 
   static void printHdfs(PrintStream out, HdfsReport report) {
     if (report != null) {
-      out.println("  hdfs           " + report.describe());
+      out.println("  hdfs           " + report.describe(report.warnings().isEmpty()));
+    }
+  }
+
+  /**
+   * Says once on stderr what did not go as asked with HDFS features (cache pinning without
+   * rights to the pool, ...): the archive is committed all the same. Nothing with --quiet.
+   */
+  void printHdfsWarnings(HdfsReport report) {
+    if (report != null && !quiet()) {
+      printWarnings(report.warnings());
     }
   }
 

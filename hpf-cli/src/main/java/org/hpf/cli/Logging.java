@@ -15,11 +15,13 @@ final class Logging implements AutoCloseable {
   private final Map<Logger, Level> previous = new LinkedHashMap<>();
 
   /**
-   * {@code --verbose}: hpf's own log at INFO, and the libraries' warnings (S3A, the AWS SDK,
-   * Hadoop), which {@code log4j.properties} keeps to errors otherwise.
+   * {@code --verbose}: hpf's own log at INFO (why HDFS features failed, with the trace), and the
+   * libraries' warnings (S3A, the AWS SDK, Hadoop), which {@code log4j.properties} keeps to
+   * errors otherwise.
    */
   void verbose() {
     set("org.hpf", Level.INFO);
+    set("org.hpf.internal.hdfs.CachePinning", Level.DEBUG);
     set(null, Level.WARN);
   }
 

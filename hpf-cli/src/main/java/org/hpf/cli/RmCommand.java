@@ -47,6 +47,7 @@ final class RmCommand extends HpfSubcommand {
     }
     result = result.withWarnings(writer.closeWarnings());
     printWarnings(result.warnings());
+    printHdfsWarnings(result.hdfs());
     if (!quiet()) {
       out().printf(Locale.ROOT, "removed %s file(s) from %s: generation %d, %s file(s) left,"
               + " %s%n", Units.count(result.filesDeleted()), archivePath, result.generation(),

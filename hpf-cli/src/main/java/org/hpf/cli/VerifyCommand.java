@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
         + " and the parts, every member read back through the index (all of its checksums), and"
         + " the manifest's counts against what is there.",
         "Prints every problem found, one per line, and exits 4 if there is any; 0 only when"
-            + " everything checks."},
+            + " everything checks. A file of the archive this user may not read is no damage:"
+            + " one line naming it, exit code 1."},
     footer = HpfSubcommand.PATHS_FOOTER)
 final class VerifyCommand extends HpfSubcommand {
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")

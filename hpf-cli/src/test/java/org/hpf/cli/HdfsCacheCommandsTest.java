@@ -173,7 +173,13 @@ class HdfsCacheCommandsTest {
         "dfs.client.block.write.locateFollowingBlock.initial.delay.ms=10",
         dir.resolve("src").toUri().toString(), archive);
     assertEquals(ExitCodes.OK, created.code(), created::toString);
-    assertTrue(created.out().contains("no memory for caching"), created::toString);
+    // Said once, as a warning; the summary points to it.
+    assertEquals(List.of("hpf: warning: the DataNodes have no memory for caching"),
+        created.stderr().lines().filter(l -> l.startsWith("hpf: "))
+            .map(l -> l.replaceAll(" \\(.*", "")).toList(),
+        created::toString);
+    assertTrue(created.out().contains("directives; see the warning"), created::toString);
+    assertTrue(!created.out().contains("no memory for caching"), created::toString);
     Cli.Result pin = Cli.run("cache", "--pin", "--wait", "2", archive);
     assertEquals(ExitCodes.ERROR, pin.code(), pin::toString);
     List<String> errors = pin.stderr().lines().toList();
@@ -181,6 +187,40 @@ class HdfsCacheCommandsTest {
         pin::toString);
     assertTrue(errors.get(errors.size() - 1).startsWith("hpf: not fully cached after 2 s: 0 of"),
         pin::toString);
+  }
+
+  /**
+   * A pool hpf creates is its creator's alone: another user lists no directive of it, so sees
+   * neither the archive's index files nor their sizes.
+   */
+  @Test
+  void anotherUserListsNoDirectiveOfAPoolHpfCreated() throws Exception {
+    MiniDfs shared = MiniDfs.shared();
+    TestTrees.write(dir.resolve("pool-src"), 5, 9);
+    String pool = "own-" + System.nanoTime();
+    String archive = shared.cluster().getURI() + "/cache/" + System.nanoTime() + "/a.hpf";
+    Cli.Result created = Cli.run("create", "--cache-pool", pool, "-D",
+        "dfs.client.block.write.locateFollowingBlock.initial.delay.ms=10",
+        dir.resolve("pool-src").toUri().toString(), archive);
+    assertEquals(ExitCodes.OK, created.code(), created::toString);
+    assertTrue(created.out().contains(" in pool " + pool), created::toString);
+    List<String> seen = org.apache.hadoop.security.UserGroupInformation.createRemoteUser("bob")
+        .doAs((java.security.PrivilegedExceptionAction<List<String>>) () -> {
+          List<String> paths = new java.util.ArrayList<>();
+          try (var fs = (org.apache.hadoop.hdfs.DistributedFileSystem)
+              org.apache.hadoop.fs.FileSystem.newInstance(shared.cluster().getURI(),
+                  shared.configuration())) {
+            var it = fs.listCacheDirectives(null);
+            while (it.hasNext()) {
+              var info = it.next().getInfo();
+              if (info.getPool().equals(pool)) {
+                paths.add(info.getPath().toString());
+              }
+            }
+          }
+          return paths;
+        });
+    assertEquals(List.of(), seen);
   }
 
   private static String firstName(String archive) {

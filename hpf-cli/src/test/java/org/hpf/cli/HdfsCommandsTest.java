@@ -186,6 +186,11 @@ class HdfsCommandsTest {
     fs.setOwner(new org.apache.hadoop.fs.Path(home, "diary.txt"), "alice", "alice");
     fs.setOwner(home, "alice", "alice");
     fs.setPermission(home, new FsPermission((short) 0700));
+    org.apache.hadoop.fs.Path bobs = new org.apache.hadoop.fs.Path(base + "/bob");
+    writeHdfs(fs, new org.apache.hadoop.fs.Path(bobs, "plans.txt"), "bob's");
+    fs.setOwner(new org.apache.hadoop.fs.Path(bobs, "plans.txt"), "bob", "bob");
+    fs.setOwner(bobs, "bob", "bob");
+    fs.setPermission(bobs, new FsPermission((short) 0700));
     org.apache.hadoop.fs.Path archive = new org.apache.hadoop.fs.Path(uri + base + "/a.hpf");
 
     // The superuser running the tests would make an archive only it may read.
@@ -193,13 +198,85 @@ class HdfsCommandsTest {
     assertEquals(ExitCodes.ACCESS_LOSS, refused.code(), refused::toString);
     assertTrue(refused.stderr().contains("would take their own files from alice (1 file, e.g. "),
         refused::toString);
-    assertTrue(refused.stderr().contains("--allow-access-loss"), refused::toString);
+    assertTrue(refused.stderr().contains("pass --allow-access-loss"), refused::toString);
+    assertTrue(!refused.stderr().contains("WriteSettings"), "the command line names its flag: "
+        + refused);
     assertTrue(!fs.exists(archive), "a refused create writes nothing");
 
-    Cli.Result allowed = Cli.run(args("create", "--allow-access-loss", uri + home,
+    // Two owners: the refusal points to the split that keeps both their access.
+    Cli.Result both = Cli.run(args("create", uri + home, uri + bobs, archive.toString()));
+    assertEquals(ExitCodes.ACCESS_LOSS, both.code(), both::toString);
+    assertTrue(both.stderr().contains("hpf create --split-by-owner makes them in one run"),
+        both::toString);
+    assertEquals(1, both.stderr().lines().count(), both::toString);
+
+    Cli.Result allowed = Cli.run(args("create", "--allow-access-loss", uri + home, uri + bobs,
         archive.toString()));
     assertEquals(ExitCodes.OK, allowed.code(), allowed::toString);
     assertEquals(0700, fs.getFileStatus(archive).getPermission().toShort());
+    // The warning names each owner who lost access, with how many of their files.
+    assertTrue(allowed.stderr().contains("hpf: warning: access taken, as allowed, on "),
+        allowed::toString);
+    assertTrue(allowed.stderr().contains(": alice (1 file, e.g. ") && allowed.stderr()
+        .contains(", bob (1 file, e.g. "), allowed::toString);
+  }
+
+  /**
+   * A part file this user may not read is no damage: verify says so once, naming the file, and
+   * exits 1; not 4 with a problem line (and a server stack trace) for every member in it.
+   */
+  @Test
+  void verifyOfAPartThisUserMayNotReadSaysPermissionDenied() throws Exception {
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = dfs.fileSystem();
+    TestTrees.write(dir.resolve("src"), 40, 3);
+    String archive = uri + "/cli-verify/" + System.nanoTime() + "/a.hpf";
+    assertEquals(ExitCodes.OK, Cli.run(args("create", "--threads", "2",
+        dir.resolve("src").toUri().toString(), archive)).code());
+    org.apache.hadoop.fs.Path root = new org.apache.hadoop.fs.Path(archive);
+    fs.setPermission(root.getParent(), new FsPermission((short) 0755));
+    fs.setPermission(root.getParent().getParent(), new FsPermission((short) 0755));
+    // Everyone may read it, but one part.
+    fs.setPermission(root, new FsPermission((short) 0755));
+    org.apache.hadoop.fs.Path part = null;
+    for (FileStatus file : fs.listStatus(root)) {
+      fs.setPermission(file.getPath(), new FsPermission((short) (file.isDirectory() ? 0755
+          : 0644)));
+      if (file.getPath().getName().startsWith("part-")) {
+        part = file.getPath();
+      }
+    }
+    for (FileStatus file : fs.listStatus(new org.apache.hadoop.fs.Path(root, "_manifests"))) {
+      fs.setPermission(file.getPath(), new FsPermission((short) 0644));
+    }
+    fs.setPermission(part, new FsPermission((short) 0));
+
+    Cli.Result verify = org.apache.hadoop.security.UserGroupInformation.createRemoteUser("bob")
+        .doAs((java.security.PrivilegedExceptionAction<Cli.Result>) () ->
+            Cli.run(args("verify", archive)));
+    assertEquals(ExitCodes.ERROR, verify.code(), verify::toString);
+    assertEquals(1, verify.stderr().lines().count(), verify::toString);
+    assertTrue(verify.stderr().startsWith("hpf: " + archive + ": Permission denied: user=bob"),
+        verify::toString);
+    assertTrue(verify.stderr().contains(part.toUri().getPath()), verify::toString);
+    assertTrue(!verify.out().contains("problem"), verify::toString);
+  }
+
+  /** A plain file given as the archive is "not an hpf archive" (exit 3), as a directory is. */
+  @Test
+  void aPlainFileIsNotAnArchive() throws Exception {
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = dfs.fileSystem();
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/cli-file/"
+        + System.nanoTime() + "/readme.txt");
+    writeHdfs(fs, file, "no archive");
+    for (String command : List.of("ls", "info", "verify")) {
+      Cli.Result r = Cli.run(args(command, uri + file));
+      assertEquals(ExitCodes.NOT_FOUND, r.code(), r::toString);
+      assertEquals("hpf: " + uri + file + " is not an hpf archive: it is a file, not a"
+          + " directory", r.stderr().strip(), r::toString);
+    }
+    Cli.Result get = Cli.run(args("get", uri + file, "a.txt"));
+    assertEquals(ExitCodes.NOT_FOUND, get.code(), get::toString);
+    assertTrue(get.stderr().contains("is not an hpf archive"), get::toString);
   }
 
   private static void writeHdfs(org.apache.hadoop.fs.FileSystem fs,

@@ -147,8 +147,20 @@ class KerberizedCliTest {
     List<String> login = keytab();
     Cli.Result created = ok(login, "create", "--cache-pool", "admins-only",
         dir.resolve("src").toUri().toString(), archive);
-    assertTrue(created.out().contains("user alice may not add cache directives to pool"
-        + " 'admins-only'"), created::toString);
+    // Said once, as a warning, in one line (no server stack trace); the summary points to it.
+    String notice = "user alice may not add cache directives to pool 'admins-only'";
+    assertTrue(created.stderr().contains("hpf: warning: " + notice), created::toString);
+    assertEquals(1, (created.out() + created.stderr()).split(java.util.regex.Pattern.quote(
+        "may not add cache directives"), -1).length - 1, created::toString);
+    assertTrue(created.out().contains("cache pinning skipped (see the warning)"),
+        created::toString);
+    assertTrue(created.stderr().lines().allMatch(l -> l.startsWith("hpf: ")),
+        created::toString);
+    Files.createDirectories(dir.resolve("later"));
+    Files.writeString(dir.resolve("later/b.txt"), "b");
+    Cli.Result quiet = ok(login, "append", "-q", "--cache-pool", "admins-only", archive,
+        dir.resolve("later").toUri().toString());
+    assertEquals("", quiet.stderr(), quiet::toString);
     // Asked for explicitly, pinning that cannot happen is the command's error: one line.
     Cli.Result pin = run(login, "cache", "--pin", "--cache-pool", "admins-only", archive);
     assertEquals(ExitCodes.ERROR, pin.code(), pin::toString);

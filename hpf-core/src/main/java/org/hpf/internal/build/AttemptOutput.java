@@ -46,7 +46,7 @@ final class AttemptOutput {
     WriterOptions options = JobSettings.writerOptions(conf);
     Path workPath = StagedCommitter.workPath(conf, attempt);
     FileSystem fs = workPath.getFileSystem(conf);
-    fs.mkdirs(workPath);
+    StagedCommitter.mkdirsInStaging(conf, workPath);
     ArchiveStorage work = storage(fs, workPath, plan, options);
     if (!JobSettings.partsInPlace(conf)) {
       return new AttemptOutput(attempt, split, plan, options, work, work, split.partIds(0, 1));

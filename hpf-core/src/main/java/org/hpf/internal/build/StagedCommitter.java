@@ -75,7 +75,17 @@ public final class StagedCommitter extends OutputCommitter {
   @Override
   public void setupJob(JobContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    tasks(conf).getFileSystem(conf).mkdirs(tasks(conf));
+    mkdirsInStaging(conf, tasks(conf));
+  }
+
+  /**
+   * Creates {@code dir} below the staging directory with no more access than the staging
+   * directory (the archive's) gives its files.
+   */
+  static void mkdirsInStaging(Configuration conf, Path dir) throws IOException {
+    Path staging = JobSettings.staging(conf);
+    String relative = staging.toUri().relativize(dir.toUri()).getPath();
+    HdfsIntegration.storage(staging.getFileSystem(conf), staging).mkdirs(relative);
   }
 
   @Override

@@ -196,7 +196,9 @@ public final class CachePinning {
           storage.location(), pool, added, removed);
       return new HdfsReport.Pinning(pool, pinned, bytes, added, removed, problem);
     } catch (IOException | RuntimeException e) {
-      return skip(pool, "cache pinning failed: " + e, warnings);
+      // The first line: a NameNode's refusal carries its server's stack trace in its message.
+      LOG.debug("cache pinning of {} failed", storage.location(), e);
+      return skip(pool, "cache pinning failed: " + LazyPersistProbe.firstLine(e), warnings);
     }
   }
 
@@ -205,9 +207,9 @@ public final class CachePinning {
     return HdfsReport.Pinning.skipped(pool, why);
   }
 
+  /** The report's warnings are logged once, with the commit's (HdfsIntegration). */
   private static void warn(String why, List<String> warnings) {
     warnings.add(why);
-    LOG.warn("cache pinning: {}", why);
   }
 
   private static CacheDirectiveInfo.Builder directive(String path, WriteSettings options) {
@@ -235,7 +237,10 @@ public final class CachePinning {
           + pool + " -owner " + user() + ")";
     }
     try {
-      fs.addCachePool(new CachePoolInfo(pool));
+      // Its creator's alone: HDFS lists a pool's directives, which name an archive's index
+      // files and their sizes, to whoever may read the pool.
+      fs.addCachePool(new CachePoolInfo(pool).setMode(
+          new org.apache.hadoop.fs.permission.FsPermission((short) 0700)));
       LOG.info("created cache pool '{}'", pool);
       return null;
     } catch (IOException e) {

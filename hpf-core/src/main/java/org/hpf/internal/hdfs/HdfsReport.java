@@ -81,6 +81,14 @@ public record HdfsReport(boolean distributed, String skipReason, Parts parts, Pi
 
   /** One line for logs and the CLI. */
   public String describe() {
+    return describe(true);
+  }
+
+  /**
+   * One line; without {@code reasons}, a pinning skipped names no reason but the warning that
+   * gives it (the command line prints the warnings apart, once).
+   */
+  public String describe(boolean reasons) {
     if (!distributed) {
       return "HDFS features skipped: " + skipReason;
     }
@@ -101,14 +109,15 @@ public record HdfsReport(boolean distributed, String skipReason, Parts parts, Pi
     if (pinning == null) {
       text.append("cache pinning off");
     } else if (pinning.skipped() != null && pinning.filesPinned() == 0) {
-      text.append("cache pinning skipped: ").append(pinning.skipped());
+      text.append("cache pinning skipped").append(reasons ? ": " + pinning.skipped()
+          : " (see the warning)");
     } else {
       text.append("pinned ").append(pinning.filesPinned()).append(" files (")
           .append(pinning.bytesPinned()).append(" bytes) in pool ").append(pinning.pool())
           .append(", +").append(pinning.added()).append(" -").append(pinning.removed())
           .append(" directives");
       if (pinning.skipped() != null) {
-        text.append("; ").append(pinning.skipped());
+        text.append("; ").append(reasons ? pinning.skipped() : "see the warning");
       }
     }
     return text.toString();

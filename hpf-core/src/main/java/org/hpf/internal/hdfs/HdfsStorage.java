@@ -113,7 +113,8 @@ public final class HdfsStorage extends ForwardingStorage {
   private ArchiveOutput createPart(String name, long blockSize, boolean lazyPersist)
       throws IOException {
     Path path = path(name);
-    var builder = HadoopStorage.syncingEveryBlock(fs, path, plain.replication(), blockSize);
+    var builder = HadoopStorage.syncingEveryBlock(fs, path, plain.replication(), blockSize)
+        .permission(plain.filePermission());
     if (lazyPersist) {
       builder.lazyPersist();
     } else if (options.partStoragePolicy() != null && !options.lazyPersist()) {

@@ -3,6 +3,7 @@ package org.hpf.internal.io;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
+import org.hpf.internal.access.AccessPlan;
 import org.hpf.internal.access.RootAccess;
 
 /**
@@ -102,6 +103,27 @@ public interface ArchiveStorage extends Closeable {
    */
   default RootAccess setRootAccess(RootAccess access) throws IOException {
     return access;
+  }
+
+  /**
+   * Creates the archive directory, and {@code dir} inside it, for a new archive: its owner's
+   * alone ({@code rwx------}) from its first moment where the file system can, else narrowed
+   * at once. Returns the access the file system would have given the directory (its owner,
+   * group and the umask's mode), which the first commit may widen it to; null where the file
+   * system keeps none.
+   */
+  default RootAccess createPrivateRoot(String dir) throws IOException {
+    mkdirs(dir);
+    RootAccess given = rootAccess();
+    if (given != null) {
+      setRootAccess(given.without(AccessPlan.GROUP_BITS | AccessPlan.OTHER_BITS));
+    }
+    return given;
+  }
+
+  /** True when the archive's path names a file, not a directory; false where it cannot tell. */
+  default boolean rootIsFile() throws IOException {
+    return false;
   }
 
   /** True when the archive directory exists. */

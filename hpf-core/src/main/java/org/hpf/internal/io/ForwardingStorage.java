@@ -98,6 +98,16 @@ public abstract class ForwardingStorage implements ArchiveStorage {
   }
 
   @Override
+  public boolean rootIsFile() throws IOException {
+    return delegate.rootIsFile();
+  }
+
+  @Override
+  public RootAccess createPrivateRoot(String dir) throws IOException {
+    return delegate.createPrivateRoot(dir);
+  }
+
+  @Override
   public RootAccess rootAccess() throws IOException {
     return delegate.rootAccess();
   }

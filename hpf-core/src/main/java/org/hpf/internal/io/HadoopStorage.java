@@ -45,8 +45,20 @@ import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.hdfs.HdfsLeases;
 
-/** {@link ArchiveStorage} on any Hadoop {@link FileSystem}. */
+/**
+ * {@link ArchiveStorage} on any Hadoop {@link FileSystem}.
+ *
+ * <p>Every file and directory it creates inside the archive gets no more than the archive
+ * directory allows: the group's bits only where the directory gives its group read or write,
+ * the others' only where it gives them to others, so that opening the directory alone (a
+ * {@code chmod 755}) opens none of the files of a narrowed archive. A new archive's directory is
+ * created {@code rwx------}; {@link #setRootAccess} narrows the files inside after the directory
+ * and widens them before it, so no file is ever readable by more than the archive.
+ */
 public final class HadoopStorage implements ArchiveStorage {
+  /** The owner's bits of a directory: a new archive's, and its files' bound before it widens. */
+  private static final int OWNER_ONLY = 0700;
+
   private final FileSystem fs;
   private final Path root;
   /** The root as text, made once: every get passes it along for its messages. */
@@ -65,6 +77,12 @@ public final class HadoopStorage implements ArchiveStorage {
    * no HEAD. Files of an archive never change once written; a listing replaces the last.
    */
   private volatile Map<String, FileStatus> lastListed = Map.of();
+
+  /**
+   * The archive directory's permission bits, which bound those of every file made in it; read
+   * when first needed, kept up to date by {@link #setRootAccess}.
+   */
+  private volatile Integer rootMode;
 
   /** How the storage commits: as a writer was told, else as the store declares. */
   private final Supplier<StorageProfile> profile;
@@ -159,19 +177,23 @@ public final class HadoopStorage implements ArchiveStorage {
     }
     long block = blockSize > 0 ? blockSize : fs.getDefaultBlockSize(path);
     int buffer = fs.getConf().getInt("io.file.buffer.size", 4096);
-    boolean overwrite = false;
+    FsPermission permission = filePermission();
     if (fs instanceof RawLocalFileSystem local) {
       // Hadoop's local create checks, then opens: two processes could both "create" the lock.
-      // Creating the file with O_EXCL first makes the check and the create one step.
-      createExclusively(local.pathToFile(path).toPath(), path);
-      overwrite = true; // the empty file just made, ours
+      // Creating the file with O_EXCL first makes the check and the create one step, and gives
+      // it its mode from the start.
+      createExclusively(local.pathToFile(path).toPath(), path, permission, directoryPermission());
+      // Overwrites the empty file just made, ours; Hadoop sets the mode again, the same one.
+      return new HadoopOutput(fs.create(path, permission, true, Math.max(buffer, 64 * 1024),
+          replication(), block, null), fs);
     }
     if (fs instanceof DistributedFileSystem dfs) {
-      return new HadoopOutput(syncingEveryBlock(dfs, path, replication(), block).build(), fs);
+      return new HadoopOutput(syncingEveryBlock(dfs, path, replication(), block)
+          .permission(permission).build(), fs);
     }
     // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
-    return new HadoopOutput(fs.create(path, overwrite, Math.max(buffer, 64 * 1024), replication(),
-        block), fs);
+    return new HadoopOutput(fs.create(path, permission, false, Math.max(buffer, 64 * 1024),
+        replication(), block, null), fs);
   }
 
   /**
@@ -189,13 +211,51 @@ public final class HadoopStorage implements ArchiveStorage {
         .bufferSize(Math.max(buffer, 64 * 1024)).syncBlock();
   }
 
-  private static void createExclusively(java.nio.file.Path file, Path path) throws IOException {
-    Files.createDirectories(file.getParent());
+  private static void createExclusively(java.nio.file.Path file, Path path,
+      FsPermission permission, FsPermission directories) throws IOException {
+    if (!Files.isDirectory(file.getParent())) {
+      Files.createDirectories(file.getParent(), LocalModes.attribute(directories.toShort()));
+    }
     try {
-      Files.createFile(file);
+      Files.createFile(file, LocalModes.attribute(permission.toShort()));
     } catch (java.nio.file.FileAlreadyExistsException e) {
       throw new FileAlreadyExistsException(path + " already exists");
     }
+  }
+
+  /**
+   * The permission of a new file of the archive: the file system's default less its umask, with
+   * the group's and the others' read and write bits only where the archive directory gives
+   * them. An object store ignores it: its modes are made up by its client.
+   */
+  public FsPermission filePermission() throws IOException {
+    return new FsPermission((short) (0666 & ~umask() & (0600 | archiveMode() & 0066)));
+  }
+
+  /** The permission of a new directory inside the archive, bounded as a file's. */
+  public FsPermission directoryPermission() throws IOException {
+    return new FsPermission((short) (0777 & ~umask() & (OWNER_ONLY | archiveMode() & 0077)));
+  }
+
+  private int umask() {
+    return fs instanceof RawLocalFileSystem ? LocalUmask.get()
+        : FsPermission.getUMask(fs.getConf()).toShort();
+  }
+
+  /** The archive directory's mode; {@code rwx------} while it does not exist. */
+  private int archiveMode() throws IOException {
+    Integer mode = rootMode;
+    if (mode == null) {
+      RootAccess access;
+      try {
+        access = rootAccess();
+      } catch (FileNotFoundException e) {
+        return OWNER_ONLY; // it will be created narrow
+      }
+      mode = access == null ? 0777 : access.mode();
+      rootMode = mode;
+    }
+    return mode;
   }
 
   @Override
@@ -322,9 +382,39 @@ public final class HadoopStorage implements ArchiveStorage {
   @Override
   public void mkdirs(String dir) throws IOException {
     Path path = dir.isEmpty() ? root : path(dir);
-    if (!fs.mkdirs(path)) {
+    if (fs instanceof RawLocalFileSystem local) {
+      // In one step with its mode: Hadoop's local mkdirs creates, then sets the mode.
+      Files.createDirectories(local.pathToFile(path).toPath(),
+          LocalModes.attribute(directoryPermission().toShort()));
+      return;
+    }
+    if (!fs.mkdirs(path, directoryPermission())) {
       throw new IOException("could not create directory " + path);
     }
+  }
+
+  @Override
+  public RootAccess createPrivateRoot(String dir) throws IOException {
+    if (profile() != StorageProfile.RENAME) {
+      return ArchiveStorage.super.createPrivateRoot(dir);
+    }
+    boolean existed = fs.exists(root);
+    if (!existed) {
+      Path parent = root.getParent();
+      if (parent != null && !fs.mkdirs(parent)) { // outside the archive: as the user's
+        throw new IOException("could not create directory " + parent);
+      }
+      rootMode = OWNER_ONLY;
+    }
+    mkdirs(dir);
+    RootAccess now = rootAccess();
+    if (existed) {
+      // An empty directory given as the archive: what it has is what the file system gave.
+      setRootAccess(now.without(AccessPlan.GROUP_BITS | AccessPlan.OTHER_BITS));
+      return now;
+    }
+    RootAccess given = new RootAccess(now.owner(), now.group(), 0777 & ~umask());
+    return given;
   }
 
   @Override
@@ -360,6 +450,15 @@ public final class HadoopStorage implements ArchiveStorage {
   }
 
   @Override
+  public boolean rootIsFile() throws IOException {
+    try {
+      return fs.getFileStatus(root).isFile();
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Override
   public long defaultBlockSize() {
     return fs.getDefaultBlockSize(root);
   }
@@ -391,7 +490,16 @@ public final class HadoopStorage implements ArchiveStorage {
       }
     }
     if (applied.mode() != current.mode()) {
+      boolean widens = (applied.mode() & ~current.mode()) != 0;
+      if (widens) {
+        // Widened last: its files first, so none is reachable before it has its mode.
+        boundFiles(applied.mode());
+      }
       fs.setPermission(root, new FsPermission((short) applied.mode()));
+      rootMode = applied.mode();
+      if (!widens) {
+        boundFiles(applied.mode());
+      }
     }
     if (fs.getFileStatus(root).hasAcl()) {
       // Entries a parent's default ACL gave the directory would let named users in past its
@@ -399,6 +507,51 @@ public final class HadoopStorage implements ArchiveStorage {
       fs.removeAcl(root);
     }
     return applied;
+  }
+
+  /**
+   * Gives every file and directory inside the archive the bits the archive directory's
+   * {@code mode} allows (see {@link #filePermission}): their owner's bits stay, the group's
+   * and the others' become what a file created now would get.
+   */
+  private void boundFiles(int mode) throws IOException {
+    int saved = archiveMode();
+    rootMode = mode;
+    try {
+      int file = filePermission().toShort() & 0077;
+      int directory = directoryPermission().toShort() & 0077;
+      bound(root, file, directory);
+    } finally {
+      rootMode = saved;
+    }
+  }
+
+  private void bound(Path dir, int file, int directory) throws IOException {
+    if (fs instanceof RawLocalFileSystem local && LocalModes.POSIX) {
+      // In this process: Hadoop's local statuses and chmod run a process per file without
+      // its native library.
+      try (var paths = Files.walk(local.pathToFile(dir).toPath()).skip(1)) {
+        for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) paths::iterator) {
+          int now = LocalModes.of(p);
+          int wanted = now & ~0077 | (Files.isDirectory(p) ? directory : file);
+          if (wanted != now) {
+            LocalModes.set(p, wanted);
+          }
+        }
+      }
+      return;
+    }
+    for (FileStatus status : fs.listStatus(dir)) {
+      int others = status.isDirectory() ? directory : file;
+      int now = status.getPermission().toShort();
+      int wanted = now & ~0077 | others;
+      if (wanted != now) {
+        fs.setPermission(status.getPath(), new FsPermission((short) wanted));
+      }
+      if (status.isDirectory()) {
+        bound(status.getPath(), file, directory);
+      }
+    }
   }
 
   /** The file system beneath checksum wrappers, whose statuses name owners cheaply. */

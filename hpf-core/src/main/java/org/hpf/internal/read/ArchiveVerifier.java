@@ -1,8 +1,10 @@
 package org.hpf.internal.read;
 
 import com.google.common.collect.PeekingIterator;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,6 +57,11 @@ public final class ArchiveVerifier {
     this.reader = reader;
   }
 
+  /**
+   * Verifies the archive; a file of it that this user may not read fails the whole check with
+   * {@link AccessDeniedException}, naming the first such file: it is no damage, and every
+   * problem after it would only repeat it.
+   */
   public static Report verify(ArchiveStorage storage, ReaderOptions options, Progress progress)
       throws IOException {
     try (HpfReader reader = HpfReader.open(storage, options)) {
@@ -65,7 +72,7 @@ public final class ArchiveVerifier {
   /** Problems listed in full; past this many only their number grows. */
   static final int MAX_PROBLEMS = 1000;
 
-  private Report run(Progress progress) {
+  private Report run(Progress progress) throws AccessDeniedException {
     Manifest manifest = reader.manifest();
     int indexFiles = 0;
     for (int layer = 0; layer < reader.layers().size(); layer++) {
@@ -81,7 +88,7 @@ public final class ArchiveVerifier {
           bucket = IndexFileReader.readRecords(storage, manifest.archiveId(), ref);
           bytesRead += ref.indexFileLength();
         } catch (IOException e) {
-          problem(e.getMessage());
+          failure(e, e.getMessage());
           continue;
         }
         for (IndexRecord record : bucket) {
@@ -128,7 +135,7 @@ public final class ArchiveVerifier {
         live[1] += record.entryLength();
       }
     } catch (UncheckedIOException e) {
-      problem(e.getCause().getMessage());
+      failure(e.getCause(), e.getCause().getMessage());
     }
     check(records == manifest.fileCount(), "index holds " + records
         + " records, the manifest says " + manifest.fileCount() + " files");
@@ -146,6 +153,9 @@ public final class ArchiveVerifier {
     long members = checkMembers(progress);
     check(members == manifest.fileCount(), "names list " + members + " files, the manifest "
         + "says " + manifest.fileCount());
+    if (denied != null) {
+      throw new AccessDeniedException(storage.location(), null, denied);
+    }
     if (moreProblems > 0) {
       problems.add("... and " + moreProblems + " more problems");
     }
@@ -154,6 +164,37 @@ public final class ArchiveVerifier {
   }
 
   private long moreProblems;
+  /** The first refusal to read a file of the archive, as the file system said it; or null. */
+  private volatile String denied;
+
+  /** A problem, or a refusal to read a file, which is kept apart (the first only). */
+  private void failure(Throwable e, String text) {
+    String refusal = refusal(e);
+    if (refusal == null) {
+      problem(text);
+    } else if (denied == null) {
+      denied = refusal;
+    }
+  }
+
+  /**
+   * The first line of {@code e} when it, or a cause, says that this user may not read a file
+   * (HDFS's message names the file, the user and the file's mode; the local file system's the
+   * file); null otherwise.
+   */
+  static String refusal(Throwable e) {
+    for (int depth = 0; e != null && depth < 20; depth++, e = e.getCause()) {
+      boolean local = e instanceof FileNotFoundException
+          && String.valueOf(e.getMessage()).endsWith("(Permission denied)");
+      if (e instanceof org.apache.hadoop.security.AccessControlException
+          || e instanceof AccessDeniedException || local) {
+        String message = String.valueOf(e.getMessage()).strip();
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline).strip();
+      }
+    }
+    return null;
+  }
 
   private void problem(String text) {
     if (problems.size() < MAX_PROBLEMS) {
@@ -190,7 +231,7 @@ public final class ArchiveVerifier {
       }
       checkBatch(batch, pool, progress);
     } catch (IOException | UncheckedIOException e) {
-      problem("names: " + e.getMessage());
+      failure(e, "names: " + e.getMessage());
     } finally {
       pool.shutdownNow();
     }
@@ -208,10 +249,15 @@ public final class ArchiveVerifier {
         problem = checks.get(i).get();
       } catch (ExecutionException e) {
         problem = "'" + batch.get(i).name() + "': " + e.getCause();
+        failure(e.getCause(), problem);
+        continue;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         problem("interrupted");
         return;
+      }
+      if (problem == DENIED) {
+        continue; // kept as the refusal
       }
       if (problem != null) {
         problem(problem);
@@ -251,9 +297,16 @@ public final class ArchiveVerifier {
       return length == entry.length() ? null : "'" + entry.name() + "' is " + length
           + " bytes, the names file says " + entry.length();
     } catch (IOException e) {
+      if (refusal(e) != null) {
+        failure(e, null);
+        return DENIED;
+      }
       return e.getMessage();
     }
   }
+
+  /** What {@link #checkMember} returns for a member whose file this user may not read. */
+  private static final String DENIED = new String("denied");
 
   private void checkWholeFile(String name, long expectedLength) {
     try (ArchiveInput in = storage.open(name)) {
@@ -264,7 +317,7 @@ public final class ArchiveVerifier {
       bytesRead += in.length();
       check(SealedFile.footerMatches(in), name + ": footer or file checksum does not match");
     } catch (IOException e) {
-      problem(name + ": " + e.getMessage());
+      failure(e, name + ": " + e.getMessage());
     }
   }
 

@@ -198,7 +198,17 @@ public final class HpfReader implements AutoCloseable {
   /** The largest committed generation, from the names in {@code _manifests/}. */
   public static long newestGeneration(ArchiveStorage storage) throws IOException {
     long newest = -1;
-    for (String name : storage.list(Manifest.DIR)) {
+    List<String> manifests;
+    try {
+      manifests = storage.list(Manifest.DIR);
+    } catch (IOException e) {
+      // HDFS refuses to list below a file ("is not a directory") as it refuses a user.
+      if (storage.rootIsFile()) {
+        throw NoCommittedGenerationException.aFile(storage.location());
+      }
+      throw e;
+    }
+    for (String name : manifests) {
       newest = Math.max(newest, Manifest.generationOf(name));
     }
     if (newest < 0) {
@@ -206,6 +216,9 @@ public final class HpfReader implements AutoCloseable {
         // Said as the command line says it, rather than as a directory without a manifest.
         throw new FileNotFoundException("archive does not exist: "
             + storage.location());
+      }
+      if (storage.rootIsFile()) {
+        throw NoCommittedGenerationException.aFile(storage.location());
       }
       List<String> top = storage.list("");
       boolean journal = top.stream().anyMatch(n -> n.startsWith(ArchiveLayout.JOURNAL_PREFIX));

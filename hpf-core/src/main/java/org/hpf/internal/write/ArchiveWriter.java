@@ -144,14 +144,10 @@ public final class ArchiveWriter implements AutoCloseable {
     long blockSize = options.layout().blockSize() > 0 ? options.layout()
         .blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
-    storage.mkdirs(Manifest.DIR);
     RootAccess given;
     try {
       // Only its owner reads the archive until its first commit sets who else may.
-      given = storage.rootAccess();
-      if (given != null) {
-        storage.setRootAccess(given.without(0077));
-      }
+      given = storage.createPrivateRoot(Manifest.DIR);
     } catch (FileNotFoundException e) {
       throw removedWhileCreating(storage, e);
     }

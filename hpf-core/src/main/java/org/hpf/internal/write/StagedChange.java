@@ -97,12 +97,8 @@ public final class StagedChange implements AutoCloseable {
     long blockSize = options.layout().blockSize() > 0 ? options.layout()
         .blockSize() : storage.defaultBlockSize();
     int capacity = ArchiveCreator.capacity(options, blockSize);
-    storage.mkdirs(Manifest.DIR);
     // Only its owner reads the archive until the listing has decided who else may.
-    RootAccess given = storage.rootAccess();
-    if (given != null) {
-      storage.setRootAccess(given.without(0077));
-    }
+    RootAccess given = storage.createPrivateRoot(Manifest.DIR);
     String token = UUID.randomUUID().toString();
     WriterLock lock = WriterLock.acquire(storage, "staged create " + token);
     ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();

@@ -81,7 +81,12 @@ class AccessPlanTest {
         new AccessPlan.Loss("bob", 2, "/user/bob/b1")), decision.losses());
     String message = AccessMessages.refusal("/archives/users.hpf", decision);
     assertTrue(message.contains("alice (1 file, e.g. /user/alice/a), bob (2 files"), message);
-    assertTrue(message.contains("--allow-access-loss"), message);
+    assertTrue(message.contains(AccessMessages.ALLOW_HINT), message);
+    assertTrue(message.contains(AccessMessages.SPLIT_HINT), "two owners: " + message);
+    List<String> allowed = AccessMessages.narrowed("/archives/users.hpf", decision);
+    assertTrue(allowed.stream().anyMatch(n -> n.startsWith("access taken, as allowed, on "
+        + "/archives/users.hpf: alice (1 file, e.g. /user/alice/a), bob (2 files, e.g. "
+        + "/user/bob/b1) can no longer read their own files")), allowed::toString);
   }
 
   @Test

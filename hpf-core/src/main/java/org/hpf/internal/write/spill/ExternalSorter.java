@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
@@ -144,14 +145,20 @@ public final class ExternalSorter implements Closeable {
     private final Path input;
     private final BytesWritable key = new BytesWritable();
     private SequenceFile.Writer writer;
+    private FSDataOutputStream file;
 
     Spill(Scratch scratch, String purpose) throws IOException {
       this.local = scratch.fileSystem();
-      this.conf = scratch.conf();
       this.dir = new Path(scratch.root(), purpose + "-" + UUID.randomUUID());
+      // A merge of many runs writes its passes where this names, else below hadoop.tmp.dir.
+      this.conf = new Configuration(scratch.conf());
+      conf.set("io.seqfile.local.dir", local.pathToFile(new Path(dir, "merges")).getPath());
       this.input = new Path(dir, "unsorted");
-      local.mkdirs(dir);
-      this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.file(input),
+      Scratch.createPrivateDirectory(local.pathToFile(dir).toPath());
+      // Sequence files create theirs through the file system their path names, which Hadoop
+      // caches with someone else's umask: this one is created through the scratch's own.
+      this.file = local.create(input, false);
+      this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.stream(file),
           SequenceFile.Writer.keyClass(BytesWritable.class),
           SequenceFile.Writer.valueClass(NullWritable.class),
           SequenceFile.Writer.compression(SequenceFile.CompressionType.NONE));
@@ -163,8 +170,7 @@ public final class ExternalSorter implements Closeable {
     }
 
     SequenceFile.Sorter.RawKeyValueIterator sort(EntryOrder order) throws IOException {
-      writer.close();
-      writer = null;
+      closeWriter();
       SequenceFile.Sorter sorter = new SequenceFile.Sorter(local, new Comparator(order),
           BytesWritable.class, NullWritable.class, conf);
       sorter.setMemory(SORT_MEMORY);
@@ -175,12 +181,21 @@ public final class ExternalSorter implements Closeable {
     @Override
     public void close() throws IOException {
       try {
-        if (writer != null) {
-          writer.close();
-          writer = null;
-        }
+        closeWriter();
       } finally {
         local.delete(dir, true);
+      }
+    }
+
+    /** The writer does not own a stream it was given: both are closed. */
+    private void closeWriter() throws IOException {
+      try (FSDataOutputStream out = file) {
+        if (writer != null) {
+          writer.close();
+        }
+      } finally {
+        writer = null;
+        file = null;
       }
     }
   }

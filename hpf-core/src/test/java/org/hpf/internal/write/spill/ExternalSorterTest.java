@@ -10,12 +10,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.hpf.testing.OtherUser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,6 +112,54 @@ class ExternalSorterTest {
       assertSorted(entries, sorted);
     }
     assertEquals(0, scratchFiles(), "closing removes the scratch files");
+  }
+
+  /**
+   * Spilled entries are member names: while a sorter spills and while its runs are read back,
+   * no directory or file below the scratch directory has a bit for group or others, whatever
+   * the umask and however open the scratch directory's parent is.
+   */
+  @Test
+  void scratchFilesAreTheWritersAloneWhileTheyExist() throws IOException {
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path scratch = tmp.resolve("scratch");
+    List<String> seen = new ArrayList<>();
+    try (ExternalSorter sorter = new ExternalSorter(Scratch.in(scratch), "test",
+        ExternalSorterTest::descending, 64 << 10)) {
+      add(sorter, entries(20_000));
+      assertTrue(sorter.spilled());
+      seen.addAll(openToOthers(scratch));
+      if (OtherUser.available()) {
+        // Another user of this machine, trying while the runs exist.
+        try (Stream<Path> paths = Files.walk(scratch)) {
+          for (Path p : (Iterable<Path>) paths::iterator) {
+            if (!p.equals(scratch) && OtherUser.canRead(p)) {
+              seen.add("nobody read " + p);
+            }
+          }
+        }
+      }
+      try (ExternalSorter.Sorted sorted = sorter.sort()) {
+        sorted.next();
+        assertTrue(scratchFiles() > 0, "the runs are being read");
+        seen.addAll(openToOthers(scratch));
+      }
+    }
+    assertEquals(List.of(), seen);
+  }
+
+  /** Every path at or below {@code dir} with a bit for group or others, with its mode. */
+  private static List<String> openToOthers(Path dir) throws IOException {
+    List<String> open = new ArrayList<>();
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) paths::iterator) {
+        String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+        if (!mode.endsWith("------")) {
+          open.add(p + " " + mode);
+        }
+      }
+    }
+    return open;
   }
 
   @Test
