@@ -344,6 +344,8 @@ def check_header(data, file, kind, archive_id):
     version = data[5]
     if version not in VERSIONS[kind]:
         raise ArchiveVersionError(file, kind, version, VERSIONS[kind])
+    if data[6:8] != b"\0\0":
+        raise CorruptArchive(file, 6, f"reserved header bytes are {data[6:8].hex()}")
     if archive_id is not None and data[8:24] != archive_id:
         raise CorruptArchive(file, 8, f"belongs to another archive ({data[8:24].hex()}, "
                                       f"expected {archive_id.hex()})")
@@ -845,6 +847,8 @@ def verify(archive, out):
     def guard(what, action):
         try:
             return action()
+        except ArchiveVersionError:
+            raise  # not damage: this reader cannot check such a file at all
         except HpfError as e:
             problems.append(f"{what}: {e}" if what else str(e))
             return None

@@ -303,7 +303,7 @@ abstract class GoldenArchiveChecks {
   @Test
   void everyMemberReadsBackWithEveryFunctionUndecodable() throws IOException {
     Path copy = copyOfGolden();
-    int indexFiles = IndexFunctionSurgery.rewriteAll(copy,
+    int indexFiles = org.hpf.testing.IndexFunctionSurgery.rewriteAll(copy,
         (file, at, length) -> Arrays.fill(file, at, at + length, (byte) 0xA5));
     try (HpfReader reader = HpfReader.open(new Configuration(),
         new org.apache.hadoop.fs.Path(copy.toUri()))) {

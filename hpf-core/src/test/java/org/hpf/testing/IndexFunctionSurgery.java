@@ -1,4 +1,4 @@
-package org.hpf.golden;
+package org.hpf.testing;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,20 +14,20 @@ import org.hpf.internal.format.IndexHeader;
  * right again (the function checksum and the footer), so that the change is confined to the
  * function, as a function written by another library version, or by a later codec, would be.
  */
-final class IndexFunctionSurgery {
+public final class IndexFunctionSurgery {
   /** Offset of FunctionCodec in an index file: after the header, count, depth, prefix, size. */
-  static final int CODEC_AT = FileHeader.SIZE + 4 + 1 + 4 + 1;
+  public static final int CODEC_AT = FileHeader.SIZE + 4 + 1 + 4 + 1;
 
   /** Changes one index file's bytes; the function section is {@code length} bytes at {@code at}. */
   @FunctionalInterface
-  interface Change {
+  public interface Change {
     void apply(byte[] file, int at, int length);
   }
 
   private IndexFunctionSurgery() {}
 
   /** Applies {@code change} to every index file of {@code archive}; returns how many. */
-  static int rewriteAll(Path archive, Change change) throws IOException {
+  public static int rewriteAll(Path archive, Change change) throws IOException {
     List<Path> indexFiles;
     try (Stream<Path> files = Files.list(archive)) {
       indexFiles = files.filter(f -> f.getFileName().toString().startsWith("index-")).toList();
