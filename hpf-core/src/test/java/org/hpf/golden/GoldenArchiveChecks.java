@@ -297,18 +297,26 @@ abstract class GoldenArchiveChecks {
   /**
    * The function only speeds lookups up: with every bucket's function section undecodable (its
    * checksums made right, so the damage is confined to the function), every member still reads
-   * back byte for byte through a search of the sorted records, and verify reports each index
-   * file's function and no member.
+   * back byte for byte through a search of the sorted records, the reader warns once, and verify
+   * reports each index file's function and no member.
    */
   @Test
   void everyMemberReadsBackWithEveryFunctionUndecodable() throws IOException {
     Path copy = copyOfGolden();
     int indexFiles = org.hpf.testing.IndexFunctionSurgery.rewriteAll(copy,
         (file, at, length) -> Arrays.fill(file, at, at + length, (byte) 0xA5));
+    org.apache.hadoop.test.GenericTestUtils.LogCapturer log =
+        org.apache.hadoop.test.GenericTestUtils.LogCapturer.captureLogs(
+            org.slf4j.LoggerFactory.getLogger("org.hpf.internal.read.UnreadableFunctions"));
     try (HpfReader reader = HpfReader.open(new Configuration(),
         new org.apache.hadoop.fs.Path(copy.toUri()))) {
       assertEveryMemberReadsBack(reader);
+    } finally {
+      log.stopCapturing();
     }
+    // One warning for the reader, however many buckets it searched.
+    assertEquals(1, log.getOutput().split("the bucket's function cannot be used", -1).length - 1,
+        log.getOutput());
     org.hpf.internal.read.ArchiveVerifier.Report report =
         org.hpf.internal.read.ArchiveVerifier.verify(new HadoopStorage(
             org.apache.hadoop.fs.FileSystem.getLocal(new Configuration()),
