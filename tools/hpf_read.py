@@ -766,7 +766,10 @@ def read_segment(store, manifest, name, entries_expected):
             if e.op not in (1, 2, 3) or (e.op == 3 and version < 2):
                 raise CorruptArchive(file, block_start, f"names entry op {e.op}")
             raw = b.take(b.uint(2))
-            e.name = raw.decode("utf-8")
+            try:
+                e.name = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise CorruptArchive(file, block_start, "a name is not UTF-8") from None
             e.length, e.mtime = b.sint(8), b.sint(8)
             e.location = None
             if version >= 2 and e.op == 1:
@@ -972,7 +975,8 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     ls = sub.add_parser("ls", help="list the members")
     ls.add_argument("-l", "--long", action="store_true",
-                    help="length, mtime (ms), access id, octal mode, owner, group, name (TABs)")
+                    help="length, mtime (ms), access id, octal mode, owner, group, name (TABs); "
+                         "a member without a recorded access (id 0) shows 0444 - -")
     ls.add_argument("archive")
     get = sub.add_parser("get", help="one member's bytes, checked, to stdout or a file")
     get.add_argument("archive")
