@@ -290,34 +290,74 @@ abstract class GoldenArchiveChecks {
   @Test
   void everyMemberIsByteCorrect() throws IOException {
     try (HpfReader reader = open()) {
-      for (GoldenArchive.ExpectedMember member : expected.members()) {
-        String name = member.name();
-        byte[] bytes = reader.get(name);
-        assertEquals(member.length(), bytes.length, name);
-        assertEquals(member.crc32c(), GoldenArchive.crc32c(bytes), name);
-        assertEquals(member.sha256(), GoldenArchive.sha256(bytes), name);
-        byte[] streamed;
-        try (InputStream in = reader.open(name)) {
-          streamed = in.readAllBytes();
-        }
-        assertArrayEquals(bytes, streamed, name);
-        EntryStatus status = reader.stat(name);
-        assertEquals(member.length(), status.length(), name);
-        assertEquals(member.codec(), status.codec().toString(), name);
-        assertEquals(member.mtime(), status.mtimeMillis(), name);
-        assertTrue(reader.exists(name), name);
-      }
-      assertFalse(reader.exists("not-a-member"));
-      assertThrows(FileNotInArchiveException.class, () -> reader.get("many/file-12"));
-      // The deleted member: its base record is hidden by the tombstone.
-      assertFalse(reader.exists(GoldenArchive.DELETED));
-      assertThrows(FileNotInArchiveException.class, () -> reader.get(GoldenArchive.DELETED));
-      assertThrows(FileNotInArchiveException.class, () -> reader.stat(GoldenArchive.DELETED));
-      assertEquals(null, reader.record(GoldenArchive.DELETED));
-      // The replaced member: the newer layer's record wins.
-      assertArrayEquals(GoldenArchive.appended().get(GoldenArchive.REPLACED),
-          reader.get(GoldenArchive.REPLACED));
+      assertEveryMemberReadsBack(reader);
     }
+  }
+
+  /**
+   * The function only speeds lookups up: with every bucket's function section undecodable (its
+   * checksums made right, so the damage is confined to the function), every member still reads
+   * back byte for byte through a search of the sorted records, the reader warns once, and verify
+   * reports each index file's function and no member.
+   */
+  @Test
+  void everyMemberReadsBackWithEveryFunctionUndecodable() throws IOException {
+    Path copy = copyOfGolden();
+    int indexFiles = org.hpf.testing.IndexFunctionSurgery.rewriteAll(copy,
+        (file, at, length) -> Arrays.fill(file, at, at + length, (byte) 0xA5));
+    org.apache.hadoop.test.GenericTestUtils.LogCapturer log =
+        org.apache.hadoop.test.GenericTestUtils.LogCapturer.captureLogs(
+            org.slf4j.LoggerFactory.getLogger("org.hpf.internal.read.UnreadableFunctions"));
+    try (HpfReader reader = HpfReader.open(new Configuration(),
+        new org.apache.hadoop.fs.Path(copy.toUri()))) {
+      assertEveryMemberReadsBack(reader);
+    } finally {
+      log.stopCapturing();
+    }
+    // One warning for the reader, however many buckets it searched.
+    assertEquals(1, log.getOutput().split("the bucket's function cannot be used", -1).length - 1,
+        log.getOutput());
+    org.hpf.internal.read.ArchiveVerifier.Report report =
+        org.hpf.internal.read.ArchiveVerifier.verify(new HadoopStorage(
+            org.apache.hadoop.fs.FileSystem.getLocal(new Configuration()),
+            new org.apache.hadoop.fs.Path(copy.toUri()), (short) 0),
+            org.hpf.internal.read.ReaderOptions.defaults(), bytes -> { });
+    assertEquals(expected.members().size(), report.members());
+    assertEquals(indexFiles, report.problems().size(), report.problems().toString());
+    for (String problem : report.problems()) {
+      assertTrue(problem.startsWith("index-") && problem.contains("function cannot be used"),
+          problem);
+    }
+  }
+
+  private void assertEveryMemberReadsBack(HpfReader reader) throws IOException {
+    for (GoldenArchive.ExpectedMember member : expected.members()) {
+      String name = member.name();
+      byte[] bytes = reader.get(name);
+      assertEquals(member.length(), bytes.length, name);
+      assertEquals(member.crc32c(), GoldenArchive.crc32c(bytes), name);
+      assertEquals(member.sha256(), GoldenArchive.sha256(bytes), name);
+      byte[] streamed;
+      try (InputStream in = reader.open(name)) {
+        streamed = in.readAllBytes();
+      }
+      assertArrayEquals(bytes, streamed, name);
+      EntryStatus status = reader.stat(name);
+      assertEquals(member.length(), status.length(), name);
+      assertEquals(member.codec(), status.codec().toString(), name);
+      assertEquals(member.mtime(), status.mtimeMillis(), name);
+      assertTrue(reader.exists(name), name);
+    }
+    assertFalse(reader.exists("not-a-member"));
+    assertThrows(FileNotInArchiveException.class, () -> reader.get("many/file-12"));
+    // The deleted member: its base record is hidden by the tombstone.
+    assertFalse(reader.exists(GoldenArchive.DELETED));
+    assertThrows(FileNotInArchiveException.class, () -> reader.get(GoldenArchive.DELETED));
+    assertThrows(FileNotInArchiveException.class, () -> reader.stat(GoldenArchive.DELETED));
+    assertEquals(null, reader.record(GoldenArchive.DELETED));
+    // The replaced member: the newer layer's record wins.
+    assertArrayEquals(GoldenArchive.appended().get(GoldenArchive.REPLACED),
+        reader.get(GoldenArchive.REPLACED));
   }
 
   @Test

@@ -101,6 +101,16 @@ public enum RecordLayout {
     return group * groupBytes() + groupRecords(group, count) * recordBytes() + 4;
   }
 
+  /** The first slot whose record one checked read of {@code slot} returns. */
+  public long checkedRunStart(long slot) {
+    return this == PER_RECORD ? slot : slot / GROUP * GROUP;
+  }
+
+  /** The last slot whose record one checked read of {@code slot} of {@code count} returns. */
+  public long checkedRunEnd(long slot, long count) {
+    return this == PER_RECORD ? slot : Math.min(count, slot / GROUP * GROUP + GROUP) - 1;
+  }
+
   static long groups(long count) {
     return (count + GROUP - 1) / GROUP;
   }

@@ -27,10 +27,28 @@ public final class IndexFileReader {
 
   private IndexFileReader() {}
 
+  /**
+   * A bucket read whole: its records, and what is wrong with its function, if anything (null
+   * where it decodes and maps every record's hash to the record's number). A function that
+   * cannot be used leaves the records readable (readers search them), so it is reported apart.
+   */
+  public record Contents(List<IndexRecord> records, String functionProblem) {}
+
   public static List<IndexRecord> readRecords(ArchiveStorage storage, ArchiveId id,
       BucketRef ref) throws IOException {
+    return read(storage, id, ref, false).records();
+  }
+
+  /** The bucket's records and, for verification, what is wrong with its function. */
+  public static Contents readChecked(ArchiveStorage storage, ArchiveId id, BucketRef ref)
+      throws IOException {
+    return read(storage, id, ref, true);
+  }
+
+  private static Contents read(ArchiveStorage storage, ArchiveId id, BucketRef ref,
+      boolean checkFunction) throws IOException {
     if (ref.recordCount() == 0) {
-      return new ArrayList<>();
+      return new Contents(new ArrayList<>(), null);
     }
     String file = storage.location(ref.indexFile());
     byte[] bytes;
@@ -64,6 +82,31 @@ public final class IndexFileReader {
     for (int i = 0; i < header.recordCount(); i++) {
       records.add(span.record(i));
     }
-    return records;
+    return new Contents(records, checkFunction ? functionProblem(header, bytes, records, file)
+        : null);
+  }
+
+  private static String functionProblem(IndexHeader header, byte[] bytes,
+      List<IndexRecord> records, String file) {
+    BucketFunction function;
+    try {
+      function = BucketFunction.fromBytes(header.functionCodec(), bytes,
+          FileHeader.SIZE + IndexHeader.sizeOf(header.version()), header.functionLength(),
+          header.recordCount(), file);
+    } catch (CorruptArchiveException e) {
+      return e.getMessage();
+    }
+    for (int i = 0; i < records.size(); i++) {
+      long slot;
+      try {
+        slot = function.slotOf(records.get(i).hash());
+      } catch (RuntimeException | AssertionError e) {
+        return "the function cannot be evaluated (" + e + ")";
+      }
+      if (slot != i) {
+        return "the function maps record " + i + "'s hash to " + slot;
+      }
+    }
+    return null;
   }
 }

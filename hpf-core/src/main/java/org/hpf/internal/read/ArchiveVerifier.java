@@ -85,8 +85,14 @@ public final class ArchiveVerifier {
         indexFiles++;
         List<IndexRecord> bucket;
         try {
-          bucket = IndexFileReader.readRecords(storage, manifest.archiveId(), ref);
+          IndexFileReader.Contents contents =
+              IndexFileReader.readChecked(storage, manifest.archiveId(), ref);
           bytesRead += ref.indexFileLength();
+          bucket = contents.records();
+          if (contents.functionProblem() != null) {
+            problem(ref.indexFile() + ": its function cannot be used, so its members are found "
+                + "by searching its records (" + contents.functionProblem() + ")");
+          }
         } catch (IOException e) {
           failure(e, e.getMessage());
           continue;

@@ -76,6 +76,8 @@ public final class HpfReader implements AutoCloseable {
   private final NameHasher hasher;
   /** What listings learned of each names segment's blocks, by file name. */
   private final Map<String, NamesBlocks> namesBlocks = new HashMap<>();
+  /** Buckets whose function could not be used, read by searching their records. */
+  private final UnreadableFunctions unreadableFunctions = new UnreadableFunctions();
   /** The names segments, each opened once on first listing and shared, as the parts are. */
   private final LoadOnce<String, ArchiveInput> namesFiles = new LoadOnce<>();
 
@@ -724,7 +726,7 @@ public final class HpfReader implements AutoCloseable {
   private LoadedBucket bucket(int layer, int b, BucketRef ref) throws IOException {
     return buckets.get(((long) layer << 32) | b,
         () -> LoadedBucket.load(storage, this::openGenerationFile, manifest.archiveId(), ref,
-            recordCache, indexMemory, indexFitsMemory));
+            recordCache, indexMemory, indexFitsMemory, unreadableFunctions));
   }
 
   @Override

@@ -22,11 +22,17 @@ import org.hpf.internal.io.ArchiveStorage;
  * evaluation and one positioned read of the record (with the group of records its checksum
  * covers, in index files of version 2), or none once the bucket's records are held in memory
  * ({@link ResidentRecords}).
+ *
+ * <p>The function only speeds lookups up: where it cannot be loaded or evaluated, a lookup
+ * searches the bucket's records, which are in increasing order of their hash, with one checked
+ * read per probe (about log2 of the bucket's groups, plus one), and every member stays readable.
  */
 final class LoadedBucket implements java.io.Closeable {
   private final ArchiveInput index;
   private final String file;
-  private final BucketFunction function;
+  /** Null where the function could not be used: lookups then search the sorted records. */
+  private volatile BucketFunction function;
+  private final UnreadableFunctions unreadable;
   private final long recordsOffset;
   private final RecordLayout layout;
   /** The access id of every record of an index file that stores none per record. */
@@ -37,10 +43,12 @@ final class LoadedBucket implements java.io.Closeable {
   private final ResidentRecords resident;
 
   private LoadedBucket(ArchiveInput index, String file, BucketFunction function,
-      IndexHeader header, RecordCache cache, IndexMemory memory, boolean mayHoldRecords) {
+      UnreadableFunctions unreadable, IndexHeader header, RecordCache cache, IndexMemory memory,
+      boolean mayHoldRecords) {
     this.index = index;
     this.file = file;
     this.function = function;
+    this.unreadable = unreadable;
     this.recordsOffset = header.recordsOffset();
     this.layout = header.layout();
     this.commonAccess = header.commonAccess();
@@ -53,11 +61,13 @@ final class LoadedBucket implements java.io.Closeable {
 
   /**
    * Opens the bucket's index file and loads its function with one positioned read; its records
-   * may be held in {@code memory} later where {@code mayHoldRecords}.
+   * may be held in {@code memory} later where {@code mayHoldRecords}. A function section that
+   * passes its checksum but cannot be decoded is reported to {@code unreadable}, and the bucket
+   * is read by searching its records.
    */
   static LoadedBucket load(ArchiveStorage storage, FileOpener opener, ArchiveId id,
-      BucketRef ref, RecordCache cache, IndexMemory memory, boolean mayHoldRecords)
-      throws IOException {
+      BucketRef ref, RecordCache cache, IndexMemory memory, boolean mayHoldRecords,
+      UnreadableFunctions unreadable) throws IOException {
     String name = ref.indexFile();
     String file = storage.location(name);
     ArchiveInput index = opener.open(name, ref.indexFileLength());
@@ -88,9 +98,17 @@ final class LoadedBucket implements java.io.Closeable {
         throw new CorruptArchiveException(file, FileHeader.SIZE, "index header " + header
             + " disagrees with the directory's " + ref);
       }
-      BucketFunction function = BucketFunction.fromBytes(header.functionCodec(), head,
-          FileHeader.SIZE + headerSize, header.functionLength(), header.recordCount(), file);
-      return new LoadedBucket(index, file, function, header, cache, memory, mayHoldRecords);
+      BucketFunction function;
+      try {
+        function = BucketFunction.fromBytes(header.functionCodec(), head,
+            FileHeader.SIZE + headerSize, header.functionLength(), header.recordCount(), file);
+      } catch (CorruptArchiveException e) {
+        // The records, their layout and their checksums do not depend on the function.
+        unreadable.report(file, e);
+        function = null;
+      }
+      return new LoadedBucket(index, file, function, unreadable, header, cache, memory,
+          mayHoldRecords);
     } catch (EOFException e) {
       index.close();
       throw new CorruptArchiveException(file, "index file is truncated", e);
@@ -106,16 +124,56 @@ final class LoadedBucket implements java.io.Closeable {
     return slot < 0 ? null : recordAt(slot, hash);
   }
 
-  /** The slot the function gives {@code hash}: -1 if the bucket surely does not have it. */
-  long slotOf(NameHash hash) throws CorruptArchiveException {
-    try {
-      return function.slotOf(hash);
-    } catch (RuntimeException | AssertionError e) {
-      // A function that passed its checksum but is not one sux4j built (a crafted file) can
-      // fail inside the library: out-of-range indexes, or its assertions where they are on.
-      throw new CorruptArchiveException(file, FileHeader.SIZE + IndexHeader.SIZE,
-          "the bucket's function cannot be evaluated (" + e + ")");
+  /**
+   * The slot the function gives {@code hash} (-1 if the bucket surely does not have it), or,
+   * without a usable function, the slot of the record whose hash is {@code hash} (-1 if none).
+   */
+  long slotOf(NameHash hash) throws IOException {
+    BucketFunction loaded = function;
+    if (loaded != null) {
+      try {
+        return loaded.slotOf(hash);
+      } catch (RuntimeException | AssertionError e) {
+        // A function that passed its checksum but is not one sux4j built can fail inside the
+        // library: out-of-range indexes, or its assertions where they are on.
+        function = null;
+        unreadable.report(file, new CorruptArchiveException(file,
+            FileHeader.SIZE + IndexHeader.SIZE, "the bucket's function cannot be evaluated ("
+            + e + ")"));
+      }
     }
+    return search(hash);
+  }
+
+  /**
+   * Binary search of the records, which are in increasing unsigned order of their hash; each
+   * probe reads and checks the record's group (or, in version 1, the record).
+   */
+  private long search(NameHash hash) throws IOException {
+    long low = 0;
+    long high = recordCount - 1;
+    RecordLayout.Span read = null;
+    long readFirst = 1;
+    long readLast = 0;
+    while (low <= high) {
+      long middle = (low + high) >>> 1;
+      if (middle < readFirst || middle > readLast) {
+        // The last probes of a search fall in one group: it is read once.
+        readFirst = layout.checkedRunStart(middle);
+        readLast = layout.checkedRunEnd(middle, recordCount);
+        read = readRecords(readFirst, readLast);
+      }
+      int c = hash.compareTo(read.record(middle).hash());
+      if (c == 0) {
+        return middle;
+      }
+      if (c < 0) {
+        high = middle - 1;
+      } else {
+        low = middle + 1;
+      }
+    }
+    return -1;
   }
 
   /** The record at {@code slot} if it is {@code hash}'s, else null: one read. */
@@ -165,7 +223,8 @@ final class LoadedBucket implements java.io.Closeable {
   }
 
   long functionBits() {
-    return function.numBits();
+    BucketFunction loaded = function;
+    return loaded == null ? 0 : loaded.numBits();
   }
 
   @Override
