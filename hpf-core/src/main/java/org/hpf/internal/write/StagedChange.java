@@ -170,10 +170,11 @@ public final class StagedChange implements AutoCloseable {
     }
   }
 
+  /** The archive's storage, every delete through it checked by the one deleter. */
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
-    return HdfsIntegration.storageToChange(conf, archive,
-        (short) options.layout().replication(), options.layout().partSize(), options.settings());
+    return ArchiveFileDeleter.around(HdfsIntegration.storageToChange(conf, archive,
+        (short) options.layout().replication(), options.layout().partSize(), options.settings()));
   }
 
   private static String stagingName(StagedPlan plan) {

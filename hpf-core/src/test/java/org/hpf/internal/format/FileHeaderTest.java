@@ -104,8 +104,8 @@ class FileHeaderTest {
     // Format 2 changed the manifest, index, names and journal (3: deletions); format 3 the part
     // (chunk checksums) and the manifest (its parts may be of version 2); format 4 the
     // manifest, index, names and journal (access classes); format 5 the manifest (part id floor
-    // and commit id); directory is version 1.
-    assertEquals(5, FileKind.MANIFEST.version());
+    // and commit id); format 6 the manifest (base commit id); directory is version 1.
+    assertEquals(6, FileKind.MANIFEST.version());
     assertEquals(1, FileKind.DIRECTORY.version());
     assertEquals(3, FileKind.INDEX.version());
     assertEquals(2, FileKind.PART.version());
@@ -127,7 +127,7 @@ class FileHeaderTest {
   @Test
   void versionTooNew() {
     for (FileKind kind : FileKind.values()) {
-      for (int version : new int[] {kind.version() + 1, 6, 0x7F, 0x80, 0xFF}) {
+      for (int version : new int[] {kind.version() + 1, 7, 0x7F, 0x80, 0xFF}) {
         byte[] bytes = FileHeader.bytes(kind, ID);
         bytes[5] = (byte) version;
         ArchiveVersionException e = assertThrows(ArchiveVersionException.class,
