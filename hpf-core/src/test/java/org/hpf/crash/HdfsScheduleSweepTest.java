@@ -8,9 +8,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pair schedules of the writers on HDFS (the shared MiniDFSCluster; each actor a client of its
- * own, with its own leases): A held before every call that touches the manifests or the lock,
- * and before every eighth call besides. (Every schedule of the same pairs runs on the local file
- * system, under the same rename commit, journal and fenced lock, in {@link ScheduleSweepTest}.)
+ * own, with its own leases): 16 schedules, A held before calls where commits are decided (the
+ * manifests, the lock) and before calls spread over the rest. (Every schedule of the same pairs
+ * runs on the local file system, under the same rename commit, journal and fenced lock, in
+ * {@link ScheduleSweepTest}.)
  */
 @Tag("hdfs")
 class HdfsScheduleSweepTest {
@@ -25,7 +26,7 @@ class HdfsScheduleSweepTest {
   void anAppendHeldWhileAnotherBreaksItsLockAndAppends() throws Exception {
     ScheduleExplorer explorer = new ScheduleExplorer(ScheduleExplorer.hdfs(dfs));
     int run = explorer.sample(ScheduleExplorer.append("a", false),
-        ScheduleExplorer.append("b", true), 8);
+        ScheduleExplorer.append("b", true), 16);
     System.out.println("append x append (break-lock), HDFS: " + run + " schedules");
     explorer.assertNoFailures();
   }

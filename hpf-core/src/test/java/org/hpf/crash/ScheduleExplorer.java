@@ -322,24 +322,39 @@ final class ScheduleExplorer {
   }
 
   /**
-   * A sample of the pair's schedules, for a slow storage: A held before every call that opens,
-   * creates, closes, renames or deletes a manifest or the lock (where commits are decided; not
-   * the writes of their bytes), and before every {@code stride}-th call besides. Returns the
-   * number of schedules run.
+   * A sample of at most {@code count} of the pair's schedules, for a slow storage: A held before
+   * calls that open, create, close, renames or delete a manifest or the lock (where commits are
+   * decided; not the writes of their bytes), and before calls spread over the rest, evenly
+   * spaced. Returns the number of schedules run.
    */
-  int sample(Actor a, Actor b, int stride) throws Exception {
+  int sample(Actor a, Actor b, int count) throws Exception {
     List<String> calls = callsOf(a);
-    int run = 0;
+    List<Integer> deciding = new ArrayList<>();
+    List<Integer> others = new ArrayList<>();
     for (int i = 1; i <= calls.size(); i++) {
       String call = calls.get(i - 1);
       boolean decides = (call.contains(Manifest.DIR) || call.contains("_lock"))
           && !call.matches("(write|flush|hflush|hsync) .*");
-      if (i % stride == 0 || decides) {
-        runSchedule(a, b, i);
-        run++;
-      }
+      (decides ? deciding : others).add(i);
     }
-    return run;
+    TreeSet<Integer> holds = new TreeSet<>(spread(deciding, count * 2 / 3));
+    holds.addAll(spread(others, count - holds.size()));
+    for (int holdAt : holds) {
+      runSchedule(a, b, holdAt);
+    }
+    return holds.size();
+  }
+
+  /** At most {@code count} of {@code items}, evenly spaced, the first and last included. */
+  private static List<Integer> spread(List<Integer> items, int count) {
+    if (items.size() <= count) {
+      return items;
+    }
+    List<Integer> picked = new ArrayList<>();
+    for (int k = 0; k < count; k++) {
+      picked.add(items.get(count == 1 ? 0 : (int) ((long) k * (items.size() - 1) / (count - 1))));
+    }
+    return picked;
   }
 
   /** How many storage calls {@code actor} makes running alone on the base archive. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.hpf.ConcurrentCommitException;
+import org.hpf.LockLostException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveStorage;
 import org.slf4j.Logger;
@@ -153,12 +154,24 @@ final class ConditionalPublish {
         + "on from this one");
   }
 
+  /**
+   * The manifest of {@code generation}, or null where there is none. A writer whose lock was
+   * broken has its failures explained as the lock's loss, with the file system's error attached:
+   * a manifest that is not there is still an answer here, which decides the commit's outcome.
+   */
   private static Manifest readIfThere(ArchiveStorage storage, long generation)
       throws IOException {
     try {
       return Manifest.read(storage, generation);
     } catch (FileNotFoundException e) {
       return null;
+    } catch (LockLostException e) {
+      for (Throwable cause : e.getSuppressed()) {
+        if (cause instanceof FileNotFoundException) {
+          return null;
+        }
+      }
+      throw e;
     }
   }
 
