@@ -107,7 +107,7 @@ class HpfProcessIT {
     assertEquals(Files.readString(root.resolve(
             "hpf-core/src/main/java/org/hpf/HpfArchive.java")),
         Files.readString(dir.resolve("HpfArchive.java")));
-    assertTrue(runs.get(3).out().contains("format version         5"), runs.get(3)::toString);
+    assertTrue(runs.get(3).out().contains("format version         6"), runs.get(3)::toString);
     assertTrue(runs.get(4).out().startsWith("verified "), runs.get(4)::toString);
   }
 

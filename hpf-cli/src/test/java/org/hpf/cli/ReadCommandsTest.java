@@ -134,7 +134,7 @@ class ReadCommandsTest {
   void infoTextHasEveryField() {
     Cli.Result r = Cli.run("info", archive);
     assertEquals(ExitCodes.OK, r.code(), r::toString);
-    for (String label : List.of("format version         5", "generation             1",
+    for (String label : List.of("format version         6", "generation             1",
         "files                  40",
         "owners and modes       1 distinct owner, group and mode triple(s)", "bytes", "parts",
         "index files", "index bytes per file",
@@ -150,7 +150,7 @@ class ReadCommandsTest {
   @SuppressWarnings("unchecked")
   void infoJsonFigures() throws IOException {
     Map<String, Object> info = TestTrees.info(archive);
-    assertEquals(5, info.get("formatVersion"));
+    assertEquals(6, info.get("formatVersion"));
     assertEquals(1, info.get("generation"));
     assertEquals(40, info.get("files"));
     assertEquals(1, info.get("accessClasses"), "every file has the same owner, group and mode");
