@@ -40,6 +40,7 @@ class ExtractBornNarrowTest {
 
   @BeforeAll
   static void localFileSystem() throws IOException {
+    // The modes watched are POSIX permission bits; a file system without them has none to leak.
     assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
     local = FileSystem.getLocal(new Configuration()).getRawFileSystem();
   }

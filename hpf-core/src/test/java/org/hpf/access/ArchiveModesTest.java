@@ -51,6 +51,8 @@ class ArchiveModesTest {
    */
   @Test
   void anotherLocalUserReadsNothingWhileAPrivateArchiveIsWritten() throws Exception {
+    // Another user exists only where the tests run as root, with runuser and nobody: no user is
+    // added to the machine for a test.
     org.junit.jupiter.api.Assumptions.assumeTrue(OtherUser.available());
     java.nio.file.Files.setPosixFilePermissions(tmp,
         java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
