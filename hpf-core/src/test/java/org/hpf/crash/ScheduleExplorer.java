@@ -24,6 +24,7 @@ import org.hpf.ArchiveLockedException;
 import org.hpf.ConcurrentCommitException;
 import org.hpf.LockLostException;
 import org.hpf.NoCommittedGenerationException;
+import org.hpf.StaleGenerationException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.io.ArchiveStorage;
@@ -85,6 +86,11 @@ final class ScheduleExplorer {
     boolean changes() {
       return !adds.isEmpty() || !deletes.isEmpty();
     }
+
+    /** True for an actor that opens the archive breaking whatever lock it finds. */
+    boolean breaksLock() {
+      return name.endsWith("(break-lock)");
+    }
   }
 
   /** How far apart the calls a sweep holds A before are: 1 in CI, more in the fast tier. */
@@ -100,7 +106,8 @@ final class ScheduleExplorer {
     UNSETTLED
   }
 
-  private record Ended(Outcome outcome, Throwable error) {}
+  /** How an actor ended: its outcome (null where it is not a documented one) and error. */
+  record Ended(Outcome outcome, Throwable error) {}
 
   /** The members of the base archive every schedule starts from. */
   static final Map<String, byte[]> BASE = members("base/m", 12, 1);
@@ -300,6 +307,39 @@ final class ScheduleExplorer {
         (conf, storage) -> ArchiveWriter.open(conf, storage, options(breakLock)).close());
   }
 
+  /**
+   * A reader: opens the archive, reads every member it lists, then, if a generation was
+   * committed meanwhile, opens the newest and reads every member again. It changes nothing. A
+   * member whose bytes are none that the base or an actor gave that name is an undocumented
+   * error; a generation no longer kept ({@link StaleGenerationException}) is a documented end.
+   */
+  static Actor reader(Map<String, byte[]> known) {
+    return new Actor("reader", Map.of(), Set.of(), (conf, storage) -> {
+      try (HpfReader first = HpfReader.open(storage, ReaderOptions.defaults())) {
+        readAll(first, known);
+        try (HpfReader newest = first.reopenIfChanged()) {
+          if (newest != null) {
+            readAll(newest, known);
+          }
+        }
+      }
+    });
+  }
+
+  private static void readAll(HpfReader reader, Map<String, byte[]> known) throws IOException {
+    List<String> names;
+    try (var listed = reader.list()) {
+      names = listed.toList();
+    }
+    for (String name : names) {
+      byte[] expected = known.get(name);
+      if (expected == null || !Arrays.equals(expected, reader.get(name))) {
+        throw new AssertionError("the reader of generation " + reader.generation() + " got "
+            + (expected == null ? "a member from nowhere, " : "other bytes for ") + name);
+      }
+    }
+  }
+
   // ---- sweeps ----
 
   /**
@@ -408,12 +448,12 @@ final class ScheduleExplorer {
     }
   }
 
-  private Ended end(Actor actor, ArchiveStorage storage) {
+  Ended end(Actor actor, ArchiveStorage storage) {
     try {
       actor.body().run(place.conf(), storage);
       return new Ended(Outcome.SUCCEEDED, null);
     } catch (ArchiveLockedException | ConcurrentCommitException | ArchiveExistsException
-        | NoCommittedGenerationException e) {
+        | NoCommittedGenerationException | StaleGenerationException e) {
       return new Ended(Outcome.FAILED, e);
     } catch (FileNotFoundException e) {
       return new Ended(e.getMessage() != null && e.getMessage().startsWith("archive does not "
@@ -429,7 +469,7 @@ final class ScheduleExplorer {
   }
 
   /** A fresh archive holding {@link #BASE}, less {@link #DELETED_BEFORE}, at generation 2. */
-  private Path base(String label) throws IOException {
+  Path base(String label) throws IOException {
     Path archive = place.newArchive(label);
     ArchiveStorage storage = place.storage(archive);
     try (ArchiveWriter writer = ArchiveWriter.create(place.conf(), storage, options(false))) {
@@ -444,7 +484,7 @@ final class ScheduleExplorer {
 
   // ---- oracles ----
 
-  private void check(String schedule, Path archive, ArchiveStorage raw, KeptFiles kept,
+  void check(String schedule, Path archive, ArchiveStorage raw, KeptFiles kept,
       Map<Actor, Ended> ended, boolean based) throws IOException {
     for (Map.Entry<Actor, Ended> actor : ended.entrySet()) {
       Ended end = actor.getValue();
@@ -453,6 +493,7 @@ final class ScheduleExplorer {
             + "error: " + describe(end.error()));
       }
     }
+    checkTakeover(schedule, ended);
     for (String loss : kept.losses()) {
       failures.add(schedule + ": " + loss);
     }
@@ -478,6 +519,31 @@ final class ScheduleExplorer {
       checkNothingLeftOrMissing(schedule + ", after recovery", raw);
     } else if (after != null) {
       checkChanges(schedule + ", after recovery", after, ended, true, based);
+    }
+  }
+
+  /**
+   * A writer that broke the lock holds it rightfully: only a change another actor committed
+   * meanwhile may make it fail, never a paused writer it fenced off (whose part names must not
+   * meet its own).
+   */
+  private void checkTakeover(String schedule, Map<Actor, Ended> ended) {
+    List<Actor> breakers = ended.keySet().stream().filter(Actor::breaksLock).toList();
+    if (breakers.size() != 1) {
+      return; // a writer that broke the lock may lose it to the next that does
+    }
+    Actor breaker = breakers.get(0);
+    Ended end = ended.get(breaker);
+    // A recovery that removes a create that never committed ends "does not exist" rightly.
+    if (!breaker.changes() || end.outcome() == null || end.outcome() == Outcome.SUCCEEDED) {
+      return;
+    }
+    boolean otherMayHaveCommitted = ended.entrySet().stream().anyMatch(e -> e.getKey() != breaker
+        && e.getValue().outcome() != null && e.getValue().outcome() != Outcome.FAILED);
+    if (!otherMayHaveCommitted) {
+      failures.add(schedule + ": " + breaker.name() + " took the lock over and ended "
+          + end.outcome().name().toLowerCase() + " (" + describe(end.error()) + "), though no "
+          + "other actor committed");
     }
   }
 

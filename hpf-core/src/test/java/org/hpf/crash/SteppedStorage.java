@@ -7,17 +7,17 @@ import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
 
 /**
- * One actor's storage in a schedule: every call it makes passes through its {@link Stepper}
+ * One actor's storage in a schedule: every call it makes passes through its {@link CallGate}
  * first, and every delete is checked, at the moment it happens, against the generations the
  * archive keeps then ({@link KeptFiles}): a delete of a file that a kept generation names is
  * recorded as a loss, whatever the actor believes.
  */
 final class SteppedStorage extends FaultyStorage {
   private final ArchiveStorage delegate;
-  private final Stepper stepper;
+  private final CallGate stepper;
   private final KeptFiles kept;
 
-  SteppedStorage(ArchiveStorage delegate, Stepper stepper, KeptFiles kept) {
+  SteppedStorage(ArchiveStorage delegate, CallGate stepper, KeptFiles kept) {
     super(delegate);
     this.delegate = delegate;
     this.stepper = stepper;

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * the schedule lets it go on. The same schedule replays exactly: an actor's calls come in the
  * same order each time it runs alone from the same archive.
  */
-final class Stepper {
+final class Stepper implements CallGate {
   /** How long a held actor waits before the schedule is declared stuck. */
   private static final long HOLD_SECONDS = 120;
 
@@ -34,7 +34,8 @@ final class Stepper {
   }
 
   /** Called before every storage call of the actor. */
-  void step(String call) {
+  @Override
+  public void step(String call) {
     boolean hold;
     synchronized (this) {
       trace.add(call);

@@ -56,6 +56,15 @@ public final class ArchiveLayout {
     return Long.parseLong(digits);
   }
 
+  /**
+   * True for an index or names file: written by the commit of its generation only, so one that
+   * exists when the lock holder writes that generation is a leftover of a writer that built the
+   * same generation and never committed it.
+   */
+  public static boolean isCommitFile(String name) {
+    return (name.startsWith("index-") || name.startsWith("names-")) && generationOf(name) > 0;
+  }
+
   public static String index(long generation, int bucketId) {
     return "index-" + Manifest.generationName(generation) + "-" + zeroPadded(bucketId, 6);
   }

@@ -595,7 +595,21 @@ public final class HadoopStorage implements ArchiveStorage {
         fs.delete(path, false);
       } catch (org.apache.hadoop.fs.PathIsNotEmptyDirectoryException e) {
         return;
+      } catch (IOException e) {
+        // The local file system says "Directory ... is not empty" as a plain IOException.
+        if (holdsAnything(path)) {
+          return;
+        }
+        throw e;
       }
+    }
+  }
+
+  private boolean holdsAnything(Path dir) throws IOException {
+    try {
+      return fs.listStatusIterator(dir).hasNext();
+    } catch (FileNotFoundException e) {
+      return false;
     }
   }
 

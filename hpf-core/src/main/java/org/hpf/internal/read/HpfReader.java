@@ -59,6 +59,8 @@ import org.hpf.internal.io.ForwardingInput;
 public final class HpfReader implements AutoCloseable {
   /** Members up to this size (and every compressed one) are read and checked whole. */
   private static final int WHOLE_READ_LIMIT = 1 << 20;
+  /** Reads of the newest manifest, each after a newer generation retired the last one. */
+  private static final int MANIFEST_ATTEMPTS = 5;
 
   private final ArchiveStorage storage;
   private final ReaderOptions options;
@@ -112,7 +114,7 @@ public final class HpfReader implements AutoCloseable {
   }
 
   public static HpfReader open(ArchiveStorage storage, ReaderOptions options) throws IOException {
-    Manifest manifest = Manifest.read(storage, newestGeneration(storage));
+    Manifest manifest = newestManifest(storage);
     List<DirectoryFile> directories;
     try {
       directories = manifest.readDirectories(storage);
@@ -195,6 +197,26 @@ public final class HpfReader implements AutoCloseable {
 
   public long generation() {
     return manifest.generation();
+  }
+
+  /**
+   * The manifest of the newest generation. Retention removes a manifest only once newer ones
+   * are committed, so one that is gone by the time it is read (the reader was slow between the
+   * listing and the read) means there is a newer one: list again.
+   */
+  private static Manifest newestManifest(ArchiveStorage storage) throws IOException {
+    long newest = newestGeneration(storage);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return Manifest.read(storage, newest);
+      } catch (FileNotFoundException e) {
+        long now = newestGeneration(storage);
+        if (now <= newest || attempt == MANIFEST_ATTEMPTS) {
+          throw e;
+        }
+        newest = now;
+      }
+    }
   }
 
   /** The largest committed generation, from the names in {@code _manifests/}. */

@@ -3,8 +3,10 @@ package org.hpf.internal.write;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.hpf.LockLostException;
 import org.hpf.internal.access.RootAccess;
+import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
@@ -140,7 +142,21 @@ final class FencedStorage extends ForwardingStorage {
 
   @Override
   public ArchiveOutput create(String name, long blockSize) throws IOException {
-    return new Output(explained(() -> super.create(name, blockSize)));
+    return new Output(explained(() -> {
+      try {
+        return super.create(name, blockSize);
+      } catch (FileAlreadyExistsException e) {
+        if (!confirmsChanges || !ArchiveLayout.isCommitFile(name)) {
+          throw e;
+        }
+        // A writer whose lock this one took over built the same generation and may still be
+        // writing it; it can never commit it (its rename is fenced), so its file goes, through
+        // the one deleter, which refuses a file a kept generation names.
+        confirm();
+        super.delete(name);
+        return super.create(name, blockSize);
+      }
+    }));
   }
 
   @Override

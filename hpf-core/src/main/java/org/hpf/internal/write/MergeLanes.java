@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.hpf.LimitExceededException;
 import org.hpf.internal.format.ArchiveId;
 import org.hpf.internal.format.EntryHeader;
@@ -39,13 +40,7 @@ final class MergeLanes {
         breakingOnFailure(this::seal);
       }
       if (part == null) {
-        int id = nextPart.getAndIncrement();
-        if (id >= partLimit) {
-          throw new LimitExceededException("members need more than the " + (partLimit
-              - firstPartId) + " part files set aside for them (ids " + firstPartId + " to "
-              + (partLimit - 1) + "); a source grew after it was listed?");
-        }
-        part = PartWriter.merged(storage, archiveId, id, blockSize);
+        part = newPart();
         synchronized (written) {
           written.add(part.id());
         }
@@ -69,6 +64,30 @@ final class MergeLanes {
         breakingOnFailure(this::journalBatch);
       }
       return record;
+    }
+
+    /**
+     * A new part under the next free id. A name already taken is skipped: a writer whose lock
+     * this one took over may still create the part it had picked before it stopped, and must
+     * not make the holder fail (the fenced writer's own create of a taken name fails as lock
+     * lost, since the storage confirms the lock when a create fails).
+     */
+    private PartWriter newPart() throws IOException {
+      for (int taken = 0; ; taken++) {
+        int id = nextPart.getAndIncrement();
+        if (id >= partLimit) {
+          throw new LimitExceededException("members need more than the " + (partLimit
+              - firstPartId) + " part files set aside for them (ids " + firstPartId + " to "
+              + (partLimit - 1) + "); a source grew after it was listed?");
+        }
+        try {
+          return PartWriter.merged(storage, archiveId, id, blockSize);
+        } catch (FileAlreadyExistsException e) {
+          if (taken >= MAX_TAKEN_NAMES) {
+            throw e;
+          }
+        }
+      }
     }
 
     /** Syncs the part, then journals the batch: a journaled record's bytes are durable. */
@@ -117,6 +136,12 @@ final class MergeLanes {
   private final ArchiveId archiveId;
   private final WriterOptions options;
   private final long blockSize;
+  /**
+   * Part names in a row found taken before a merge gives up: a fenced writer takes at most one
+   * per merge thread it had, so more means something else is wrong.
+   */
+  private static final int MAX_TAKEN_NAMES = 64;
+
   private final long partSize;
   private final JournalWriter journal;
   private final int firstPartId;

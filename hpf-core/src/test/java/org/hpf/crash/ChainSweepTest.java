@@ -1,0 +1,120 @@
+package org.hpf.crash;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hpf.crash.ScheduleExplorer.Actor;
+import org.hpf.testing.MemoryTempDirs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Chains of turns among three actors on one archive ({@link ChainExplorer}), drawn from fixed
+ * seeds so that every run explores the same orders, on the local file system and under an object
+ * store's commit rules on local disk. The fast tier runs a seventh of them.
+ */
+class ChainSweepTest {
+  /** Chains per actor set and storage: every seed from 1 (the fast tier: a seventh). */
+  private static final int CHAINS = Math.max(2, 12 / ScheduleExplorer.STRIDE);
+
+  @TempDir(factory = MemoryTempDirs.class) Path tmp;
+
+  private void explore(boolean objectStoreRules, List<Actor> actors) throws Exception {
+    ChainExplorer explorer = new ChainExplorer(objectStoreRules
+        ? ScheduleExplorer.conditionalLocalDisk(tmp) : ScheduleExplorer.localDisk(tmp));
+    explorer.explore(actors, 1, CHAINS);
+    System.out.println(actors.stream().map(Actor::name).toList() + (objectStoreRules
+        ? ", object store rules" : ", local disk") + ": " + explorer.chains() + " chains");
+    explorer.assertNoFailures();
+  }
+
+  /** Everything any actor below may have written under each name, the base's included. */
+  private static Map<String, byte[]> known(Actor... actors) {
+    Map<String, byte[]> known = new LinkedHashMap<>(ScheduleExplorer.BASE);
+    for (Actor actor : actors) {
+      known.putAll(actor.adds());
+    }
+    return known;
+  }
+
+  /** Runs one chain, as the sweep found it failing and shrank it; it must pass. */
+  private void replay(List<Actor> actors, ChainExplorer.Segment... chain) throws Exception {
+    List<String> failures = new ChainExplorer(ScheduleExplorer.localDisk(tmp)).run(actors,
+        List.of(chain));
+    if (!failures.isEmpty()) {
+      throw new AssertionError(String.join("\n", failures));
+    }
+  }
+
+  private static ChainExplorer.Segment turn(int actor, int calls) {
+    return new ChainExplorer.Segment(actor, calls);
+  }
+
+  /**
+   * A stops after picking the id of its next part and before creating it (22 calls); B breaks
+   * its lock and stops after picking the same id (37 calls); A creates that part, and the
+   * index and names files of the generation both build. B must take other names, not fail.
+   */
+  @Test
+  void aWriterWhoseLockWasBrokenLeavesTheNewHolderFreeNames() throws Exception {
+    replay(List.of(ScheduleExplorer.append("a", false), ScheduleExplorer.append("b", true)),
+        turn(0, 22), turn(1, 37));
+  }
+
+  /**
+   * A reader lists the manifests (1 call), then two writers commit two generations and
+   * retention removes the one it listed: it must read the newest, not fail.
+   */
+  @Test
+  void aReaderWhoseListedManifestWasRetiredReadsTheNewest() throws Exception {
+    Actor a = ScheduleExplorer.append("a", false);
+    Actor b = ScheduleExplorer.append("b", true);
+    replay(List.of(a, b, ScheduleExplorer.reader(known(a, b))), turn(2, 1));
+  }
+
+  /**
+   * A recovery removes a create that never committed and releases the lock (34 calls); a create
+   * then commits before the recovery removes the empty directories the removal left: the
+   * recovery must leave the directory that is no longer empty, and say what it did.
+   */
+  @Test
+  void aRecoveryLeavesTheDirectoryACreateFilledMeanwhile() throws Exception {
+    replay(List.of(ScheduleExplorer.create("a"), ScheduleExplorer.create("b"),
+        ScheduleExplorer.recover(true)), turn(2, 34));
+  }
+
+  @ParameterizedTest(name = "object store rules: {0}")
+  @ValueSource(booleans = {false, true})
+  void anAppendAnotherThatBreaksItsLockAndARecovery(boolean objectStoreRules)
+      throws Exception {
+    explore(objectStoreRules, List.of(ScheduleExplorer.append("a", false),
+        ScheduleExplorer.append("b", true), ScheduleExplorer.recover(true)));
+  }
+
+  @ParameterizedTest(name = "object store rules: {0}")
+  @ValueSource(booleans = {false, true})
+  void anAppendAnotherThatBreaksItsLockAndAReader(boolean objectStoreRules) throws Exception {
+    Actor a = ScheduleExplorer.append("a", false);
+    Actor b = ScheduleExplorer.append("b", true);
+    explore(objectStoreRules, List.of(a, b, ScheduleExplorer.reader(known(a, b))));
+  }
+
+  @ParameterizedTest(name = "object store rules: {0}")
+  @ValueSource(booleans = {false, true})
+  void aDeleteACompactionThatBreaksItsLockAndAnAppend(boolean objectStoreRules)
+      throws Exception {
+    explore(objectStoreRules, List.of(
+        ScheduleExplorer.delete(List.of("base/m2", "base/m3"), false),
+        ScheduleExplorer.compact(true), ScheduleExplorer.append("c", false)));
+  }
+
+  @ParameterizedTest(name = "object store rules: {0}")
+  @ValueSource(booleans = {false, true})
+  void twoCreatesOfOnePathAndARecovery(boolean objectStoreRules) throws Exception {
+    explore(objectStoreRules, List.of(ScheduleExplorer.create("a"),
+        ScheduleExplorer.create("b"), ScheduleExplorer.recover(true)));
+  }
+}
