@@ -18,6 +18,12 @@ final class Cli {
     }
   }
 
+  /**
+   * A {@code --progress-interval} (ms) no command of a test outlasts: for tests that check every
+   * line of stderr, which a slow machine would otherwise interleave with progress lines.
+   */
+  static final String NO_PROGRESS = "3600000";
+
   private Cli() {}
 
   static Result run(String... args) {

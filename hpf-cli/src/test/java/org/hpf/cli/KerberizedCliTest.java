@@ -145,7 +145,9 @@ class KerberizedCliTest {
     Files.writeString(dir.resolve("src/a.txt"), "a");
     String archive = dfs.home() + "/pinned.hpf";
     List<String> login = keytab();
-    Cli.Result created = ok(login, "create", "--cache-pool", "admins-only",
+    // No progress lines, however slow the machine: stderr must hold the notice alone.
+    Cli.Result created = ok(login, "create", "--progress-interval", Cli.NO_PROGRESS, "--cache-pool",
+        "admins-only",
         dir.resolve("src").toUri().toString(), archive);
     // Said once, as a warning, in one line (no server stack trace); the summary points to it.
     String notice = "user alice may not add cache directives to pool 'admins-only'";
@@ -162,7 +164,8 @@ class KerberizedCliTest {
         dir.resolve("later").toUri().toString());
     assertEquals("", quiet.stderr(), quiet::toString);
     // Asked for explicitly, pinning that cannot happen is the command's error: one line.
-    Cli.Result pin = run(login, "cache", "--pin", "--cache-pool", "admins-only", archive);
+    Cli.Result pin = run(login, "cache", "--progress-interval", Cli.NO_PROGRESS, "--pin",
+        "--cache-pool", "admins-only", archive);
     assertEquals(ExitCodes.ERROR, pin.code(), pin::toString);
     assertTrue(pin.stderr().startsWith("hpf: cache pinning failed: user alice may not add"),
         pin::toString);

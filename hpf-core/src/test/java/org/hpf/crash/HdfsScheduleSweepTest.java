@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pair schedules of the writers on HDFS (the shared MiniDFSCluster; each actor a client of its
- * own, with its own leases): 16 schedules, A held before calls where commits are decided (the
+ * own, with its own leases): 10 schedules, A held before calls where commits are decided (the
  * manifests, the lock) and before calls spread over the rest. (Every schedule of the same pairs
  * runs on the local file system, under the same rename commit, journal and fenced lock, in
  * {@link ScheduleSweepTest}.)
@@ -26,7 +26,7 @@ class HdfsScheduleSweepTest {
   void anAppendHeldWhileAnotherBreaksItsLockAndAppends() throws Exception {
     ScheduleExplorer explorer = new ScheduleExplorer(ScheduleExplorer.hdfs(dfs));
     int run = explorer.sample(ScheduleExplorer.append("a", false),
-        ScheduleExplorer.append("b", true), 16);
+        ScheduleExplorer.append("b", true), 10);
     System.out.println("append x append (break-lock), HDFS: " + run + " schedules");
     explorer.assertNoFailures();
   }

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pair schedules of the writers on an object store (S3 server on 127.0.0.1), where the commit is
- * a conditional create and the lock only keeps honest writers apart: 20 schedules, A held before
+ * a conditional create and the lock only keeps honest writers apart: 12 schedules, A held before
  * calls where commits are decided (the manifests, the lock) and before calls spread over the
  * rest. (Every schedule of the same pair runs under the same commit rules on local disk in
  * {@link ScheduleSweepTest}, at a local disk's speed; a schedule here takes seconds.)
@@ -30,7 +30,7 @@ class ObjectStoreScheduleSweepTest {
   void anAppendHeldAnywhereWhileAnotherBreaksItsLockAndAppends() throws Exception {
     ScheduleExplorer explorer = explorer();
     int run = explorer.sample(ScheduleExplorer.append("a", false),
-        ScheduleExplorer.append("b", true), 20);
+        ScheduleExplorer.append("b", true), 12);
     System.out.println("append x append (break-lock), object store: " + run + " schedules");
     explorer.assertNoFailures();
   }

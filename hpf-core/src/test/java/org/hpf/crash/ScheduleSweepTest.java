@@ -5,7 +5,6 @@ import java.util.List;
 import org.hpf.crash.ScheduleExplorer.Actor;
 import org.hpf.crash.ScheduleExplorer.Place;
 import org.hpf.testing.MemoryTempDirs;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -68,14 +67,10 @@ class ScheduleSweepTest {
         ScheduleExplorer.delete(DELETED, false));
   }
 
-  /**
-   * Under object store rules only: on a file system, a creator that goes on after recovery
-   * removed its directory creates it again for its next file, and leaves files in a directory
-   * without {@code _manifests/} (CRASH-SAFETY.md, "Windows still open").
-   */
-  @Test
-  void aCreateWhileRecoveryBreaksItsLock() throws Exception {
-    sweep(true, ScheduleExplorer.create("a"), ScheduleExplorer.recover(true));
+  @ParameterizedTest(name = "object store rules: {0}")
+  @ValueSource(booleans = {false, true})
+  void aCreateWhileRecoveryBreaksItsLock(boolean objectStoreRules) throws Exception {
+    sweep(objectStoreRules, ScheduleExplorer.create("a"), ScheduleExplorer.recover(true));
   }
 
   @ParameterizedTest(name = "object store rules: {0}")

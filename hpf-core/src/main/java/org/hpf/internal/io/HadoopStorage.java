@@ -182,14 +182,18 @@ public final class HadoopStorage implements ArchiveStorage {
       // Hadoop's local create checks, then opens: two processes could both "create" the lock.
       // Creating the file with O_EXCL first makes the check and the create one step, and gives
       // it its mode from the start.
-      createExclusively(local.pathToFile(path).toPath(), path, permission, directoryPermission());
+      createExclusively(local.pathToFile(path).toPath(), path, permission, directoryPermission(),
+          mayCreateParents(path));
       // Overwrites the empty file just made, ours; Hadoop sets the mode again, the same one.
       return new HadoopOutput(fs.create(path, permission, true, Math.max(buffer, 64 * 1024),
           replication(), block, null), fs);
     }
     if (fs instanceof DistributedFileSystem dfs) {
-      return new HadoopOutput(syncingEveryBlock(dfs, path, replication(), block)
-          .permission(permission).build(), fs);
+      var builder = syncingEveryBlock(dfs, path, replication(), block).permission(permission);
+      if (mayCreateParents(path)) {
+        builder.recursive();
+      }
+      return new HadoopOutput(builder.build(), fs);
     }
     // overwrite=false: creating a file that exists fails (FileAlreadyExistsException).
     return new HadoopOutput(fs.create(path, permission, false, Math.max(buffer, 64 * 1024),
@@ -201,19 +205,39 @@ public final class HadoopStorage implements ArchiveStorage {
    * disk as they finalize it (CreateFlag.SYNC_BLOCK). Without it a DataNode syncs a finished
    * block only where {@code dfs.datanode.synconclose} is set, and {@code hsync} syncs only the
    * block being written: the earlier blocks of a file that spans several could be lost to a
-   * power failure after hpf had called them durable.
+   * power failure after hpf had called them durable. It creates no missing parent directory
+   * ({@code recursive()} does).
    */
   public static HdfsDataOutputStreamBuilder syncingEveryBlock(DistributedFileSystem dfs,
       Path path, short replication, long blockSize) {
     int buffer = dfs.getConf().getInt("io.file.buffer.size", 4096);
-    return dfs.createFile(path).overwrite(false).recursive().replication(replication)
+    return dfs.createFile(path).overwrite(false).replication(replication)
         .blockSize(blockSize > 0 ? blockSize : dfs.getDefaultBlockSize(path))
         .bufferSize(Math.max(buffer, 64 * 1024)).syncBlock();
   }
 
+  /** The manifests' directory: {@code Manifest.DIR}, of the format above this layer. */
+  private static final String MANIFESTS = "_manifests";
+
+  /**
+   * True where creating the file {@code path} may create its missing parent directories: below
+   * the archive's work directories, but never the archive directory itself or
+   * {@code _manifests/}. A recovery may have removed those under a writer it fenced off, whose
+   * next file must then fail rather than bring them back without a manifest.
+   */
+  private boolean mayCreateParents(Path path) {
+    Path parent = path.getParent();
+    return !parent.equals(root) && !parent.equals(path(MANIFESTS));
+  }
+
   private static void createExclusively(java.nio.file.Path file, Path path,
-      FsPermission permission, FsPermission directories) throws IOException {
+      FsPermission permission, FsPermission directories, boolean mayCreateParents)
+      throws IOException {
     if (!Files.isDirectory(file.getParent())) {
+      if (!mayCreateParents) {
+        throw new FileNotFoundException(path + ": its directory " + path.getParent()
+            + " does not exist");
+      }
       Files.createDirectories(file.getParent(), LocalModes.attribute(directories.toShort()));
     }
     try {

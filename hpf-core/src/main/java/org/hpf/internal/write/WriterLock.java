@@ -161,6 +161,12 @@ public final class WriterLock implements AutoCloseable {
       file = storage.create(ArchiveLayout.LOCK, 0);
     } catch (FileAlreadyExistsException e) {
       throw locked(storage);
+    } catch (FileNotFoundException e) {
+      // A lock is never created with its directory: that is gone, removed by a recovery (a
+      // create that never committed) while this writer was about to lock it.
+      throw new ConcurrentCommitException(storage.location(), "the archive's directory was "
+          + "removed while this writer was taking its lock (by a recovery of a create that "
+          + "never committed); nothing was changed", e);
     } catch (RemoteException e) {
       if (storage.exists(ArchiveLayout.LOCK)) {
         throw locked(storage);
