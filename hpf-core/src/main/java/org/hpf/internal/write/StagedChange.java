@@ -3,6 +3,7 @@ package org.hpf.internal.write;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -306,8 +307,7 @@ public final class StagedChange implements AutoCloseable {
     return commit(conf, storageFor(conf, archive, options), plan, shares, options);
   }
 
-  /** As {@link #commit(Configuration, Path, StagedPlan, List, WriterOptions)}, through {@code
-   * archiveStorage}. */
+  /** As {@link #commit(Configuration, Path, StagedPlan, List, WriterOptions)}, through one. */
   public static Manifest commit(Configuration conf, ArchiveStorage archiveStorage,
       StagedPlan plan, List<StagedShare> shares, WriterOptions options) throws IOException {
     ArchiveStorage unfenced = ArchiveFileDeleter.around(archiveStorage);
@@ -316,7 +316,8 @@ public final class StagedChange implements AutoCloseable {
     // job's right to commit, meanwhile. On an object store the manifest's conditional create is
     // the fence (the driver fences a job it gave up on by generation, see close()).
     ArchiveStorage storage = unfenced.profile() == StorageProfile.CONDITIONAL_CREATE
-        ? new OwnFiles(unfenced) : new FencedStorage(unfenced, () -> confirmRight(unfenced, plan));
+        ? new OwnFiles(unfenced)
+        : new FencedStorage(unfenced, () -> confirmRight(unfenced, plan));
     JournalHeader header = plan.header();
     Manifest base = header.baseGeneration() == 0 ? null
         : Manifest.read(storage, header.baseGeneration());
@@ -394,7 +395,7 @@ public final class StagedChange implements AutoCloseable {
       return;
     }
     try (var marker = storage.create(revocationName(plan), 0)) {
-      marker.stream().write(plan.token().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      marker.stream().write(plan.token().getBytes(StandardCharsets.UTF_8));
     }
     revoked = true;
   }
@@ -577,10 +578,10 @@ public final class StagedChange implements AutoCloseable {
    * deletes the parts with {@code ids} that its shares wrote in place (those their seals name;
    * a share that failed deleted its own). Not for an append whose job may still be committing
    * (killed): its commit past its check could still publish them until close commits the base
-   * again over its generation's name, and close collects them then. Ids outside the range the change set aside are
-   * refused: they are not its shares'. Deletes nothing once any generation after the change's
-   * base is committed (the job's own, whose check by {@link #finish} failed, say): the collector,
-   * which keeps what the generations name, removes what is left then.
+   * again over its generation's name, and close collects them then. Ids outside the range the
+   * change set aside are refused: they are not its shares'. Deletes nothing once any generation
+   * after the change's base is committed (the job's own, whose check by {@link #finish} failed,
+   * say): the collector, which keeps what the generations name, removes what is left then.
    */
   public void deleteUncommittedParts(Collection<Integer> ids) throws IOException {
     if (committed != null || !partsInPlace()) {
