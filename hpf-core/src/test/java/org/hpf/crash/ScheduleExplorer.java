@@ -35,6 +35,7 @@ import org.hpf.internal.read.ReaderOptions;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.StoreCommits;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.mapreduce.ArchiveJobException;
 import org.hpf.minicluster.S3Server;
 
 /**
@@ -65,6 +66,15 @@ final class ScheduleExplorer {
 
     /** Called when a schedule has been checked: releases what its storages opened. */
     default void scheduleEnded() throws IOException {}
+  }
+
+  /**
+   * Brings a schedule's archive to where both its actors start (a MapReduce job staged on it,
+   * say), before either runs; also before an actor's calls are counted.
+   */
+  @FunctionalInterface
+  interface Preparation {
+    void run(Path archive) throws Exception;
   }
 
   /** What an actor does, through the storage given. */
@@ -117,9 +127,16 @@ final class ScheduleExplorer {
   private final Place place;
   private final List<String> failures = new ArrayList<>();
   private int schedules;
+  private Preparation preparation = archive -> {};
 
   ScheduleExplorer(Place place) {
     this.place = place;
+  }
+
+  /** This explorer, every archive of its schedules brought first where {@code preparation} says. */
+  ScheduleExplorer preparing(Preparation preparation) {
+    this.preparation = preparation;
+    return this;
   }
 
   /** Archives on the local file system, below {@code dir}. */
@@ -350,6 +367,17 @@ final class ScheduleExplorer {
     return sweep(a, b, STRIDE);
   }
 
+  /**
+   * {@link #sweep(Actor, Actor)}, then the count of its schedules printed (for the record of
+   * what CI explored) and every failure thrown.
+   */
+  void sweepAndCheck(Actor a, Actor b) throws Exception {
+    int run = sweep(a, b);
+    System.out.println(a.name() + " x " + b.name() + ", " + place.name() + ": " + run
+        + " schedules");
+    assertNoFailures();
+  }
+
   /** As {@link #sweep(Actor, Actor)}, holding A only before every {@code stride}-th call. */
   int sweep(Actor a, Actor b, int stride) throws Exception {
     int calls = countCalls(a);
@@ -405,10 +433,16 @@ final class ScheduleExplorer {
   /** The storage calls {@code actor} makes running alone on the base archive, in order. */
   private List<String> callsOf(Actor actor) throws Exception {
     Path archive = actor.onBase() ? base("count") : place.newArchive("count");
+    preparation.run(archive);
     Stepper stepper = Stepper.counting();
     ArchiveStorage raw = place.storage(archive);
     try {
-      actor.body().run(place.conf(), new SteppedStorage(raw, stepper, new KeptFiles(raw)));
+      // Alone, an actor may end as documented without success (the driver of a failed job).
+      Ended alone = end(actor, new SteppedStorage(raw, stepper, new KeptFiles(raw)));
+      if (alone.outcome() == null) {
+        throw new AssertionError(actor.name() + ", alone, ended with an undocumented error",
+            alone.error());
+      }
     } finally {
       place.scheduleEnded();
     }
@@ -420,6 +454,7 @@ final class ScheduleExplorer {
     schedules++;
     String label = a.name() + "-" + b.name() + "-" + holdAt;
     Path archive = a.onBase() ? base(label) : place.newArchive(label);
+    preparation.run(archive);
     ArchiveStorage raw = place.storage(archive);
     KeptFiles kept = new KeptFiles(raw);
     Stepper held = new Stepper(holdAt);
@@ -453,7 +488,7 @@ final class ScheduleExplorer {
       actor.body().run(place.conf(), storage);
       return new Ended(Outcome.SUCCEEDED, null);
     } catch (ArchiveLockedException | ConcurrentCommitException | ArchiveExistsException
-        | NoCommittedGenerationException | StaleGenerationException e) {
+        | NoCommittedGenerationException | StaleGenerationException | ArchiveJobException e) {
       return new Ended(Outcome.FAILED, e);
     } catch (FileNotFoundException e) {
       return new Ended(e.getMessage() != null && e.getMessage().startsWith("archive does not "

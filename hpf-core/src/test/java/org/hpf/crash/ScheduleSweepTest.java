@@ -27,11 +27,7 @@ class ScheduleSweepTest {
   }
 
   private void sweep(boolean objectStoreRules, Actor a, Actor b) throws Exception {
-    ScheduleExplorer explorer = explorer(objectStoreRules);
-    int run = explorer.sweep(a, b);
-    System.out.println(a.name() + " x " + b.name() + (objectStoreRules ? ", object store rules"
-        : ", local disk") + ": " + run + " schedules");
-    explorer.assertNoFailures();
+    explorer(objectStoreRules).sweepAndCheck(a, b);
   }
 
   @ParameterizedTest(name = "object store rules: {0}")

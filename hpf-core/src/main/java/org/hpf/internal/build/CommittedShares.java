@@ -111,7 +111,7 @@ final class CommittedShares {
 
   /** {@code path}'s name inside the archive directory. */
   private static String relative(ArchiveStorage storage, Path path) {
-    String root = storage.location() + "/";
+    String root = new Path(storage.location()) + "/"; // a location may end with a slash
     String name = path.toString();
     if (!name.startsWith(root)) {
       throw new IllegalStateException(path + " is not inside the archive " + root);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -93,26 +94,17 @@ public final class JobDriver {
     StagedChange change = append ? StagedChange.append(conf, target, options)
         : StagedChange.create(conf, target, options);
     List<String> warnings = new ArrayList<>();
+    // Set where the driver stopped waiting and killed the job: its commit may still be running.
+    AtomicBoolean killed = new AtomicBoolean();
     Result result;
     try {
       result = build(conf, change, roots, target, append, options, customize, warnings,
-          start);
+          start, killed);
     } catch (LostJob e) {
       change.abandon();
       throw e;
     } catch (IOException | RuntimeException | Error e) {
-      try {
-        if (change.partsInPlace() && change.committed() == null) {
-          change.deleteUncommittedParts(SealedAttempts.parts(conf, change.stagingDirectory()));
-        }
-      } catch (IOException | RuntimeException cleanupFailed) {
-        e.addSuppressed(cleanupFailed);
-      }
-      try {
-        change.close();
-      } catch (IOException | RuntimeException closeFailed) {
-        e.addSuppressed(closeFailed);
-      }
+      cleanUpAfterFailure(conf, change, e, killed.get());
       throw e;
     }
     try {
@@ -127,7 +119,7 @@ public final class JobDriver {
 
   private static Result build(Configuration conf, StagedChange change, List<Path> roots,
       Path target, boolean append, WriterOptions options, Consumer<Job> customize,
-      List<String> warnings, long start) throws IOException {
+      List<String> warnings, long start, AtomicBoolean killed) throws IOException {
     ProgressListener progress = options.settings().progress();
     long baseFiles = change.plan().creates() ? 0 : fileCount(conf, target); // the lock holds it
     Path staging = change.stagingDirectory();
@@ -149,7 +141,7 @@ public final class JobDriver {
     customize.accept(job);
     IOException failed = null;
     try {
-      runToCompletion(job, staging, progress);
+      runToCompletion(job, staging, progress, killed);
     } catch (IOException e) {
       failed = e; // the job may have committed before it failed: the archive says
     }
@@ -177,15 +169,41 @@ public final class JobDriver {
 
   /**
    * The generation the job's commit published, read back from the archive (the driver's
-   * cleanup after it may fail: a warning); if none was, the job's failure.
+   * cleanup after it may fail: a warning); if none was, the job's failure. A failed job's
+   * commit may still be running ({@code killJob()} returning does not stop it): the archive is
+   * read again once the job may commit no more ({@link StagedChange#revoke}), so that a commit
+   * published meanwhile is reported as the success it is.
    */
-  private static Manifest published(StagedChange change, Path archive, IOException failed,
+  static Manifest published(StagedChange change, Path archive, IOException failed,
+      List<String> warnings) throws IOException {
+    Manifest manifest = readBack(change, failed, warnings);
+    if (manifest == null && failed != null) {
+      try {
+        change.revoke();
+      } catch (IOException | RuntimeException e) {
+        failed.addSuppressed(e);
+        throw failed;
+      }
+      manifest = readBack(change, failed, warnings);
+    }
+    if (manifest != null) {
+      return manifest;
+    }
+    if (failed != null) {
+      throw failed;
+    }
+    throw new ArchiveJobException("the job succeeded but committed no generation of "
+        + archive);
+  }
+
+  /**
+   * The generation the change's commit published, or null; a failure to read it is the call's
+   * when the job succeeded, else added to the job's {@code failed}.
+   */
+  private static Manifest readBack(StagedChange change, IOException failed,
       List<String> warnings) throws IOException {
     try {
-      Manifest manifest = change.finish();
-      if (manifest != null) {
-        return manifest;
-      }
+      return change.finish();
     } catch (IOException | RuntimeException e) {
       if (change.committed() != null) {
         warn(warnings, "generation " + change.committed().generation() + " is committed, but "
@@ -196,12 +214,48 @@ public final class JobDriver {
         throw e;
       }
       failed.addSuppressed(e);
+      return null;
     }
-    if (failed != null) {
-      throw failed;
+  }
+
+  /**
+   * After a change failed: first takes from the job its right to commit, so that a commit still
+   * running cannot publish what is deleted next; then closes the change, which removes the
+   * staged work and releases the lock. Where the right cannot be taken, nothing is deleted: the
+   * change is left as a driver that died leaves it, locked, for recovery. What fails is added to
+   * {@code failure}.
+   *
+   * <p>On an object store a commit past its check of that right decides only at its manifest's
+   * create. A job that ended has no commit running, and the parts its tasks wrote in place are
+   * deleted by id, so the archive stays as it was. A job the driver {@code killed} may still be
+   * committing: nothing it may name is deleted before that name is taken, so an append's close
+   * commits the base again as the next generation (fencing the job off) and only then collects
+   * the parts. A create's parts are deleted by id in either case: its close's removal marker
+   * then takes generation 1's name whatever the directory holds, so a commit that adopted them
+   * before cannot create that manifest.
+   */
+  static void cleanUpAfterFailure(Configuration conf, StagedChange change, Throwable failure,
+      boolean killed) {
+    try {
+      change.revoke();
+    } catch (IOException | RuntimeException revokeFailed) {
+      failure.addSuppressed(revokeFailed);
+      change.abandon();
+      return;
     }
-    throw new ArchiveJobException("the job succeeded but committed no generation of "
-        + archive);
+    try {
+      if (change.partsInPlace() && change.committed() == null
+          && (change.plan().creates() || !killed)) {
+        change.deleteUncommittedParts(SealedAttempts.parts(conf, change.stagingDirectory()));
+      }
+    } catch (IOException | RuntimeException cleanupFailed) {
+      failure.addSuppressed(cleanupFailed);
+    }
+    try {
+      change.close();
+    } catch (IOException | RuntimeException closeFailed) {
+      failure.addSuppressed(closeFailed);
+    }
   }
 
   private static void warn(List<String> warnings, String warning) {
@@ -343,8 +397,8 @@ public final class JobDriver {
   }
 
   /** Submits the job and waits, reporting merged bytes; fails with the first task's error. */
-  private static void runToCompletion(Job job, Path staging, ProgressListener progress)
-      throws IOException {
+  private static void runToCompletion(Job job, Path staging, ProgressListener progress,
+      AtomicBoolean killed) throws IOException {
     try {
       job.submit();
     } catch (InterruptedException e) {
@@ -368,10 +422,10 @@ public final class JobDriver {
       successful = job.isSuccessful();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw stop(job, new InterruptedIOException("interrupted; job " + job.getJobID()
+      throw stop(job, killed, new InterruptedIOException("interrupted; job " + job.getJobID()
           + " killed"));
     } catch (IOException e) {
-      throw stop(job, e); // lost contact with the job
+      throw stop(job, killed, e); // lost contact with the job
     }
     if (!successful) {
       try {
@@ -388,9 +442,10 @@ public final class JobDriver {
    * Kills a job the driver stops waiting for, so that it cannot commit later; a job it cannot
    * kill may still commit ({@link LostJob}).
    */
-  private static IOException stop(Job job, IOException e) {
+  private static IOException stop(Job job, AtomicBoolean killed, IOException e) {
     try {
       job.killJob();
+      killed.set(true); // returning does not mean its commit has stopped
       return e;
     } catch (IOException | RuntimeException killFailed) {
       e.addSuppressed(killFailed);

@@ -20,6 +20,7 @@ import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.hpf.CorruptArchiveException;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
@@ -203,14 +204,18 @@ public final class StagedCommitter extends OutputCommitter {
   @Override
   public void commitJob(JobContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    Path archive = JobSettings.archive(conf);
-    var storage = HdfsIntegration.storage(archive.getFileSystem(conf), archive);
+    commit(conf, StagedChange.storage(conf, JobSettings.archive(conf),
+        JobSettings.writerOptions(conf)));
+  }
+
+  /** Commits the job described by {@code conf} through {@code storage}, the archive's. */
+  public static Manifest commit(Configuration conf, ArchiveStorage storage) throws IOException {
     StagedPlan plan = StagedPlan.load(conf);
     WriterOptions options = JobSettings.writerOptions(conf);
     try {
       // Nothing moves into the archive directory unless the driver still holds its lock.
-      StagedChange.checkCurrent(conf, archive, plan, options);
-      StagedChange.commit(conf, archive, plan, CommittedShares.collect(conf, storage,
+      StagedChange.checkCurrent(storage, plan);
+      return StagedChange.commit(conf, storage, plan, CommittedShares.collect(conf, storage,
           tasks(conf)), options);
     } catch (IOException | RuntimeException e) {
       // Where the driver finds it: the local job runner keeps no job diagnostics.

@@ -3,6 +3,7 @@ package org.hpf.internal.write;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.CorruptArchiveException;
 import org.hpf.HpfException;
+import org.hpf.LockLostException;
 import org.hpf.MemberAccess;
 import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.access.AccessMessages;
@@ -69,6 +71,7 @@ public final class StagedChange implements AutoCloseable {
   private Manifest committed;
   private HdfsReport hdfs;
   private boolean closed;
+  private boolean revoked;
   private final List<String> warnings = new ArrayList<>();
   /** The base's access classes and those the listing met; see {@link #accessId}. */
   private AccessClasses accesses;
@@ -90,7 +93,13 @@ public final class StagedChange implements AutoCloseable {
   /** Starts creating {@code archive}, which must not exist or be an empty directory. */
   public static StagedChange create(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    ArchiveStorage storage = storageFor(conf, archive, options);
+    return create(conf, archive, storageFor(conf, archive, options), options);
+  }
+
+  /** As {@link #create(Configuration, Path, WriterOptions)}, through {@code archiveStorage}. */
+  public static StagedChange create(Configuration conf, Path archive,
+      ArchiveStorage archiveStorage, WriterOptions options) throws IOException {
+    ArchiveStorage storage = ArchiveFileDeleter.around(archiveStorage);
     if (storage.rootExistsNonEmpty()) {
       throw UncommittedCreate.existsError(storage);
     }
@@ -113,7 +122,13 @@ public final class StagedChange implements AutoCloseable {
   /** Starts appending to {@code archive}: lock, then recover if a writer died. */
   public static StagedChange append(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    ArchiveStorage storage = storageFor(conf, archive, options);
+    return append(conf, archive, storageFor(conf, archive, options), options);
+  }
+
+  /** As {@link #append(Configuration, Path, WriterOptions)}, through {@code archiveStorage}. */
+  public static StagedChange append(Configuration conf, Path archive,
+      ArchiveStorage archiveStorage, WriterOptions options) throws IOException {
+    ArchiveStorage storage = ArchiveFileDeleter.around(archiveStorage);
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
@@ -170,11 +185,17 @@ public final class StagedChange implements AutoCloseable {
     }
   }
 
-  /** The archive's storage, every delete through it checked by the one deleter. */
+  /** The archive's storage (each use puts the one deleter around it). */
   private static ArchiveStorage storageFor(Configuration conf, Path archive,
       WriterOptions options) throws IOException {
-    return ArchiveFileDeleter.around(HdfsIntegration.storageToChange(conf, archive,
-        (short) options.layout().replication(), options.layout().partSize(), options.settings()));
+    return HdfsIntegration.storageToChange(conf, archive, (short) options.layout().replication(),
+        options.layout().partSize(), options.settings());
+  }
+
+  /** The archive's storage for {@code options}: what the job's committer changes it through. */
+  public static ArchiveStorage storage(Configuration conf, Path archive, WriterOptions options)
+      throws IOException {
+    return storageFor(conf, archive, options);
   }
 
   private static String stagingName(StagedPlan plan) {
@@ -283,12 +304,20 @@ public final class StagedChange implements AutoCloseable {
    */
   public static Manifest commit(Configuration conf, Path archive, StagedPlan plan,
       List<StagedShare> shares, WriterOptions options) throws IOException {
-    ArchiveStorage unfenced = storageFor(conf, archive, options);
+    return commit(conf, storageFor(conf, archive, options), plan, shares, options);
+  }
+
+  /** As {@link #commit(Configuration, Path, StagedPlan, List, WriterOptions)}, through one. */
+  public static Manifest commit(Configuration conf, ArchiveStorage archiveStorage,
+      StagedPlan plan, List<StagedShare> shares, WriterOptions options) throws IOException {
+    ArchiveStorage unfenced = ArchiveFileDeleter.around(archiveStorage);
     checkCurrent(unfenced, plan);
-    // Confirmed again before the manifest's rename: the driver may lose the lock meanwhile. On
-    // an object store the manifest's conditional create is the fence.
+    // Confirmed again before the manifest's rename: the driver may lose the lock, or revoke the
+    // job's right to commit, meanwhile. On an object store the manifest's conditional create is
+    // the fence (the driver fences a job it gave up on by generation, see close()).
     ArchiveStorage storage = unfenced.profile() == StorageProfile.CONDITIONAL_CREATE
-        ? new OwnFiles(unfenced) : WriterLock.fence(unfenced, plan.token());
+        ? new OwnFiles(unfenced)
+        : new FencedStorage(unfenced, () -> confirmRight(unfenced, plan));
     JournalHeader header = plan.header();
     Manifest base = header.baseGeneration() == 0 ? null
         : Manifest.read(storage, header.baseGeneration());
@@ -316,16 +345,11 @@ public final class StagedChange implements AutoCloseable {
    * holds the archive's lock and no other generation was committed since it began: to check
    * before anything of the work is moved into the archive directory.
    */
-  public static void checkCurrent(Configuration conf, Path archive, StagedPlan plan,
-      WriterOptions options) throws IOException {
-    checkCurrent(storageFor(conf, archive, options), plan);
-  }
-
-  private static void checkCurrent(ArchiveStorage storage, StagedPlan plan) throws IOException {
-    if (!WriterLock.heldBy(storage, plan.token())) {
+  public static void checkCurrent(ArchiveStorage storage, StagedPlan plan) throws IOException {
+    if (!mayCommit(storage, plan)) {
       throw new HpfException(storage.location() + ": the change that staged this work no "
-          + "longer holds the archive's lock (its driver died or the lock was broken); nothing "
-          + "was committed");
+          + "longer holds the archive's lock, or its driver gave up on the job (it died, the "
+          + "lock was broken, or the job failed); nothing was committed");
     }
     long newest = Recovery.committedGeneration(storage);
     if (newest != plan.header().baseGeneration()) {
@@ -333,6 +357,47 @@ public final class StagedChange implements AutoCloseable {
           + "while the change built on generation " + plan.header().baseGeneration()
           + " was staged; nothing was committed");
     }
+  }
+
+  /**
+   * True while the work of {@code plan} may be committed: the archive's lock names the change
+   * that staged it, and its driver has not revoked the job's right to commit ({@link #revoke}).
+   */
+  private static boolean mayCommit(ArchiveStorage storage, StagedPlan plan) throws IOException {
+    return WriterLock.heldBy(storage, plan.token()) && !storage.exists(revocationName(plan));
+  }
+
+  /** The job commit's fence: returns while {@link #mayCommit}, else the lock is lost to it. */
+  private static void confirmRight(ArchiveStorage storage, StagedPlan plan) throws IOException {
+    if (!mayCommit(storage, plan)) {
+      throw new LockLostException(storage.location(), "the change that staged this work no "
+          + "longer holds it: its driver died or gave up on the job, or the lock was taken over "
+          + "or broken");
+    }
+  }
+
+  /**
+   * Where the driver's revocation of the job's right to commit is recorded: below the staging
+   * directory, removed with it, last, before the lock is released.
+   */
+  private static String revocationName(StagedPlan plan) {
+    return ArchiveLayout.STAGING + "/" + plan.token() + ".revoked";
+  }
+
+  /**
+   * Takes from the job the right to commit the staged work, before the driver cleans up after
+   * it: a job commit still running past {@code killJob()} then publishes nothing, and fails its
+   * check before the manifest's rename; what it already moved in is garbage. Call
+   * {@link #finish} after it: a commit that published before it counts.
+   */
+  public void revoke() throws IOException {
+    if (revoked) {
+      return;
+    }
+    try (var marker = storage.create(revocationName(plan), 0)) {
+      marker.stream().write(plan.token().getBytes(StandardCharsets.UTF_8));
+    }
+    revoked = true;
   }
 
   /** Puts a share's journaled members into the generation, checking them against the share. */
@@ -483,7 +548,6 @@ public final class StagedChange implements AutoCloseable {
       return;
     }
     try {
-      removeStaging();
       if (partsInPlace()) {
         if (plan.creates()) {
           // Parts of attempts that died too, and pending uploads: the archive is not there.
@@ -496,7 +560,10 @@ public final class StagedChange implements AutoCloseable {
         GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
       } else if (Recovery.committedGeneration(storage) == 0) {
         storage.deleteRoot(); // under the lock, which confirms that it was not taken over
+        return; // the staged work with it
       }
+      // Last: the driver's revocation of the job's right to commit stays until the lock goes.
+      removeStaging();
     } finally {
       lock.release();
     }
@@ -509,10 +576,12 @@ public final class StagedChange implements AutoCloseable {
   /**
    * On a store without rename, before {@link #close} of a change that committed nothing:
    * deletes the parts with {@code ids} that its shares wrote in place (those their seals name;
-   * a share that failed deleted its own). Ids outside the range the change set aside are
-   * refused: they are not its shares'. Deletes nothing once any generation after the change's
-   * base is committed (the job's own, whose check by {@link #finish} failed, say): the collector,
-   * which keeps what the generations name, removes what is left then.
+   * a share that failed deleted its own). Not for an append whose job may still be committing
+   * (killed): its commit past its check could still publish them until close commits the base
+   * again over its generation's name, and close collects them then. Ids outside the range the
+   * change set aside are refused: they are not its shares'. Deletes nothing once any generation
+   * after the change's base is committed (the job's own, whose check by {@link #finish} failed,
+   * say): the collector, which keeps what the generations name, removes what is left then.
    */
   public void deleteUncommittedParts(Collection<Integer> ids) throws IOException {
     if (committed != null || !partsInPlace()) {

@@ -246,19 +246,6 @@ public final class WriterLock implements AutoCloseable {
   }
 
   /**
-   * {@code storage} for a process that works under another process's lock, the holding that
-   * wrote {@code token} (a job's commit under its driver's): fenced by the token in the lock.
-   */
-  static ArchiveStorage fence(ArchiveStorage storage, String token) {
-    return new FencedStorage(storage, () -> {
-      if (!heldBy(storage, token)) {
-        throw new LockLostException(storage.location(), "the change that staged this work no "
-            + "longer holds it: its driver died, or the lock was taken over or broken");
-      }
-    });
-  }
-
-  /**
    * Returns when the lock is still this writer's; throws {@link LockLostException} when it was
    * taken over or broken. On HDFS the NameNode confirms it (a sync of the open lock file that
    * needs this client's lease on that very file); elsewhere the lock file must still hold this
