@@ -32,6 +32,12 @@ public final class WriteSettings {
   public static final String PIN_INDEX_KEY = "hpf.hdfs.cache.pin";
   /** Configuration key of {@link Builder#cachePool}. */
   public static final String CACHE_POOL_KEY = "hpf.hdfs.cache.pool";
+  /**
+   * In a {@link Builder#cachePool} name, the owner of the archive's directory: each owner's
+   * archives are pinned in a pool of their own, which only they (and the HDFS superuser) may list
+   * and change.
+   */
+  public static final String CACHE_POOL_OWNER = "{owner}";
   /** Configuration key of {@link Builder#cacheTtl}, a duration ({@code 7d}, {@code 12h};
    * unset for ever). */
   public static final String CACHE_TTL_KEY = "hpf.hdfs.cache.ttl";
@@ -230,7 +236,8 @@ public final class WriteSettings {
   }
 
   /**
-   * HDFS: the cache pool of the directives.
+   * HDFS: the cache pool of the directives, {@link #CACHE_POOL_OWNER} standing for the archive's
+   * owner.
    *
    * @return the setting (see {@link Builder#cachePool})
    */
@@ -334,7 +341,7 @@ public final class WriteSettings {
     private boolean allowAccessLoss;
     private String partStoragePolicy;
     private boolean pinIndex = true;
-    private String cachePool = "hpf";
+    private String cachePool = "hpf-" + CACHE_POOL_OWNER;
     private Duration cacheTtl;
     private int cacheReplication = 1;
     private boolean createCachePool = true;
@@ -478,9 +485,12 @@ public final class WriteSettings {
     }
 
     /**
-     * HDFS only: the cache pool of the directives. Default "hpf".
+     * HDFS only: the cache pool of the directives. Default "hpf-{owner}":
+     * {@link #CACHE_POOL_OWNER} stands for the owner of the archive's directory, so that each
+     * owner's archives are pinned in a pool of their own (created, theirs and of mode 0700, where
+     * the writer may create pools; see docs/SECURITY.md).
      *
-     * @param value a pool name
+     * @param value a pool name, with or without {@link #CACHE_POOL_OWNER}
      * @return this builder
      */
     public Builder cachePool(String value) {

@@ -85,7 +85,7 @@ final class CacheCommand extends HpfSubcommand {
       int removed = CachePinning.unpin(fs, path, cache.pool(configuration()));
       if (!quiet()) {
         out().printf(Locale.ROOT, "removed %d cache directive(s) of %s from pool %s%n", removed,
-            path, cache.pool(configuration()));
+            path, CachePinning.poolOf(fs, path, cache.pool(configuration())));
       }
       return ExitCodes.OK;
     }

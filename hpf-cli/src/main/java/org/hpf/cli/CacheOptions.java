@@ -25,8 +25,9 @@ final class CacheOptions {
   boolean noCache;
 
   @Option(names = "--cache-pool", paramLabel = "POOL", order = 41,
-      description = "HDFS cache pool of the directives (default: hpf; created if missing and"
-          + " allowed). Use the same pool for every command on an archive.")
+      description = "HDFS cache pool of the directives (default: hpf-{owner}, where {owner}"
+          + " is the archive's owner; created, theirs and of mode 0700, if missing and allowed)."
+          + " Use the same pool for every command on an archive.")
   String pool;
 
   @Option(names = "--cache-ttl", paramLabel = "TIME", order = 42,

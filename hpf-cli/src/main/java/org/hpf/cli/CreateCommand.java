@@ -5,9 +5,12 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.WriteSettings;
 import org.hpf.internal.admin.OwnerSplit;
 import org.hpf.internal.build.JobDriver;
+import org.hpf.internal.hdfs.CachePinning;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.CreateResult;
@@ -156,14 +159,21 @@ final class CreateCommand extends HpfSubcommand {
           + directory);
     }
     int exit = ExitCodes.OK;
+    // Each archive is pinned once it is its owner's, in the pool of that owner's the settings
+    // name: the owner manages its directives, and nobody else lists them.
+    WriteSettings asked = builder.build().settings();
+    builder.settings(s -> s.pinIndex(false));
     for (OwnerSplit.Planned owned : planned) {
       builder.owner(owned.owner());
+      FileSystem fs = fileSystem(owned.archive());
       try (Progress progress = progress("create " + owned.archive().getName())) {
         builder.settings(s -> s.progress(progress));
         if (mapreduce) {
           JobDriver.Result result = JobDriver.create(configuration(), owned.roots(),
               owned.archive(), builder.build());
           OwnerSplit.giveTo(configuration(), owned);
+          result = result.withHdfs(CachePinning.pinWritten(fs, owned.archive(), asked,
+              result.hdfs()));
           if (!quiet()) {
             JobSummary.print(out(), "created", result);
           }
@@ -173,6 +183,8 @@ final class CreateCommand extends HpfSubcommand {
           CreateResult result = ArchiveCreator.create(configuration(), owned.archive(),
               owned.roots(), builder.build());
           OwnerSplit.giveTo(configuration(), owned);
+          result = result.withHdfs(CachePinning.pinWritten(fs, owned.archive(), asked,
+              result.hdfs()));
           printWarnings(result.warnings());
           printHdfsWarnings(result.hdfs());
           if (!quiet()) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.WriteSettings;
 import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.read.ArchiveSummary.LayerSummary;
@@ -35,8 +36,9 @@ final class InfoCommand extends HpfSubcommand {
   @Option(names = "--json", description = "Print the same fields as one JSON object.")
   private boolean json;
 
-  @Option(names = "--cache-pool", paramLabel = "POOL", defaultValue = "hpf",
-      description = "HDFS cache pool whose directives count as pinning (default ${DEFAULT-VALUE}).")
+  @Option(names = "--cache-pool", paramLabel = "POOL",
+      description = "HDFS cache pool whose directives count as pinning (default: "
+          + "hpf-{owner}, the pool of the archive's owner).")
   private String cachePool;
 
   @Parameters(index = "0", paramLabel = "<archive>", description = "The archive.")
@@ -56,7 +58,8 @@ final class InfoCommand extends HpfSubcommand {
         plainObjects = NameNodeModel.asPlainFiles(entries.iterator(), plainBlockSize);
       }
       info = describe(summary, archiveObjects, plainObjects, plainBlockSize,
-          CacheCommand.info(fs, path, cachePool));
+          CacheCommand.info(fs, path, cachePool != null ? cachePool
+              : WriteSettings.from(configuration()).cachePool()));
     }
     if (json) {
       out().print(Json.write(info));

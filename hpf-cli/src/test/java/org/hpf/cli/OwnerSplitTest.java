@@ -21,6 +21,9 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.CacheDirectiveEntry;
+import org.apache.hadoop.hdfs.protocol.CachePoolEntry;
+import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.hpf.ArchiveReader;
@@ -215,6 +218,119 @@ class OwnerSplitTest {
     }
     assertArrayEquals("for everyone".getBytes(StandardCharsets.UTF_8),
         getThroughApi("carol", new Path(archives, "carol.hpf"), "readme.txt"));
+  }
+
+  /**
+   * The superuser's split pins each owner's archive in a cache pool of that owner's, of mode
+   * 0700: another user lists none of its directives (which name its index files, generation and
+   * sizes), and the owner's own append and rm re-pin it without a warning or a stack trace,
+   * leaving no directive of a file the archive no longer uses. A pool an administrator made for
+   * a user, as SECURITY.md says, is the one that user's own create pins into.
+   */
+  @Test
+  void ownersManageThePinningOfTheirOwnArchives() throws Exception {
+    Path base = admin.makeQualified(new Path("/split-" + System.nanoTime()));
+    Path homes = homes(base);
+    Path archives = new Path(base, "archives");
+    Cli.Result split = Cli.run("create", "--split-by-owner", homes.toString(),
+        archives.toString());
+    assertEquals(ExitCodes.OK, split.code(), split::toString);
+    assertTrue(split.out().contains(" in pool hpf-alice, "), split::toString);
+    Path alices = new Path(archives, "alice.hpf");
+
+    CachePoolInfo pool = poolNamed("hpf-alice");
+    assertEquals("alice", pool.getOwnerName(), pool::toString);
+    assertEquals(0700, pool.getMode().toShort(), pool::toString);
+    assertPinnedExactly(alices);
+    assertEquals(List.of(), directivesSeenBy("bob", alices));
+
+    Path late = new Path(homes, "alice/late");
+    as("alice", fs -> {
+      write(fs, new Path(late, "c.txt"), "alice's late note");
+      return null;
+    });
+    Cli.Result appended = hpfAs("alice", "append", alices.toString(), late.toString());
+    assertEquals(ExitCodes.OK, appended.code(), appended::toString);
+    assertEquals("", appended.stderr(), appended::toString);
+    assertTrue(appended.out().contains(" in pool hpf-alice, "), appended::toString);
+    assertPinnedExactly(alices);
+
+    Cli.Result removed = hpfAs("alice", "rm", "-q", alices.toString(), "alice/notes/note-0.txt");
+    assertEquals(ExitCodes.OK, removed.code(), removed::toString);
+    assertEquals("", removed.stderr() + removed.out(), removed::toString);
+    assertPinnedExactly(alices);
+    assertEquals(List.of(), directivesSeenBy("bob", alices));
+    assertEquals(List.of(), directivesSeenBy("carol", alices));
+
+    // Set up as an administrator would: a pool of dora's own, which her create pins into.
+    String dora = "dora-" + System.nanoTime();
+    UserGroupInformation doraLogin = UserGroupInformation.createUserForTesting(dora,
+        new String[] {dora});
+    admin.addCachePool(new CachePoolInfo("hpf-" + dora).setOwnerName(dora)
+        .setMode(new FsPermission((short) 0700)));
+    Path home = new Path(base, dora);
+    admin.mkdirs(home);
+    admin.setOwner(home, dora, dora);
+    AsUser.run(doraLogin, admin.getUri(), conf, fs -> {
+      write(fs, new Path(home, "in/d.txt"), "dora's");
+      return null;
+    });
+    Path doras = new Path(home, "own.hpf");
+    Cli.Result created = doraLogin.doAs((PrivilegedExceptionAction<Cli.Result>) () -> Cli.run(
+        "create", new Path(home, "in").toString(), doras.toString()));
+    assertEquals(ExitCodes.OK, created.code(), created::toString);
+    assertEquals("", created.stderr(), created::toString);
+    assertTrue(created.out().contains(" in pool hpf-" + dora + ", "), created::toString);
+    assertPinnedExactly(doras);
+    assertEquals(List.of(), directivesSeenBy("alice", doras));
+  }
+
+  private static CachePoolInfo poolNamed(String name) throws IOException {
+    RemoteIterator<CachePoolEntry> pools = admin.listCachePools();
+    while (pools.hasNext()) {
+      CachePoolInfo info = pools.next().getInfo();
+      if (info.getPoolName().equals(name)) {
+        return info;
+      }
+    }
+    throw new AssertionError("no cache pool " + name);
+  }
+
+  /** The paths inside {@code archive} of every directive {@code user} (null: superuser) lists. */
+  private static List<String> directivesSeenBy(String user, Path archive) throws Exception {
+    String inside = archive.toUri().getPath() + "/";
+    AsUser.Action<List<String>> list = fs -> {
+      List<String> paths = new ArrayList<>();
+      RemoteIterator<CacheDirectiveEntry> it = ((DistributedFileSystem) fs)
+          .listCacheDirectives(null);
+      while (it.hasNext()) {
+        String path = it.next().getInfo().getPath().toUri().getPath();
+        if (path.startsWith(inside)) {
+          paths.add(path);
+        }
+      }
+      paths.sort(null);
+      return paths;
+    };
+    return user == null ? list.run(admin) : as(user, list);
+  }
+
+  /**
+   * The archive's directives, in every pool, are exactly one for each file its newest generation
+   * reads at a lookup (its manifest and index files, as {@code hpf cache --status} counts them),
+   * each of them a file that is there: nothing stale, nothing missing.
+   */
+  private static void assertPinnedExactly(Path archive) throws Exception {
+    Map<String, Object> status = TestTrees.info(new String[] {"cache", "--status", "--json",
+        archive.toString()});
+    assertEquals(0, ((Number) status.get("staleDirectives")).intValue(), status::toString);
+    assertEquals(status.get("filesWanted"), status.get("directives"), status::toString);
+    List<String> pinned = directivesSeenBy(null, archive);
+    assertEquals(((Number) status.get("directives")).intValue(), pinned.size(),
+        () -> pinned + " against " + status);
+    for (String path : pinned) {
+      assertTrue(admin.exists(new Path(path)), path + " is pinned and gone");
+    }
   }
 
   @Test

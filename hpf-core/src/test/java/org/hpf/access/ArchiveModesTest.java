@@ -146,6 +146,48 @@ class ArchiveModesTest {
     assertEquals(List.of(), modesWithOthersBits(watched.seen()), "delete and compact");
   }
 
+  /**
+   * A group's bits in a file are for the group the file has: when a first commit gives a new
+   * archive its sources' group, every file in it gets that group before it gets the group's
+   * bits, so that no member of the group the files were created with (the parent directory's,
+   * on HDFS) reads one once the directory is opened to them.
+   */
+  @Test
+  void filesCarryTheGroupOfTheArchive() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    FileSystem fs = dfs.fileSystem();
+    Path dir = fs.makeQualified(new Path("/archive-groups-" + System.nanoTime()));
+    fs.mkdirs(dir);
+    fs.setOwner(dir, null, "everyone");
+    Path archive = new Path(dir, "team.hpf");
+    ModeWatchingStorage watched = watching(dfs.configuration(), fs, archive);
+    try (ArchiveWriter writer = ArchiveWriter.create(dfs.configuration(), watched,
+        WriterOptions.defaults())) {
+      for (int i = 0; i < 3; i++) {
+        add(writer, "team/plan-" + i + ".txt", new MemberAccess(USER, "team", 0640));
+      }
+      writer.commit();
+    }
+    assertEquals(List.of(), watched.breaches());
+    org.apache.hadoop.fs.FileStatus root = fs.getFileStatus(archive);
+    assertEquals("team", root.getGroup());
+    assertEquals(0750, root.getPermission().toShort());
+    List<String> otherGroup = new ArrayList<>();
+    java.util.ArrayDeque<Path> dirs = new java.util.ArrayDeque<>(List.of(archive));
+    while (!dirs.isEmpty()) {
+      for (org.apache.hadoop.fs.FileStatus status : fs.listStatus(dirs.pop())) {
+        if (status.isDirectory()) {
+          dirs.push(status.getPath());
+        }
+        if ((status.getPermission().toShort() & 0070) != 0 && !status.getGroup().equals("team")) {
+          otherGroup.add(status.getPath().getName() + " " + status.getGroup() + " "
+              + status.getPermission());
+        }
+      }
+    }
+    assertEquals(List.of(), otherGroup);
+  }
+
   private static ModeWatchingStorage watching(Configuration conf, FileSystem fs, Path archive) {
     ArchiveStorage storage = fs.getScheme().equals("hdfs")
         ? HdfsIntegration.storage(fs, archive) : new HadoopStorage(fs, archive, (short) 0);
@@ -153,8 +195,13 @@ class ArchiveModesTest {
   }
 
   private static void add(ArchiveWriter writer, String name, int mode) throws IOException {
+    add(writer, name, new MemberAccess(USER, USER, mode));
+  }
+
+  private static void add(ArchiveWriter writer, String name, MemberAccess access)
+      throws IOException {
     writer.add(name, new java.io.ByteArrayInputStream(name.getBytes(StandardCharsets.UTF_8)),
-        name.length(), 1_000L, new MemberAccess(USER, USER, mode));
+        name.length(), 1_000L, access);
   }
 
   private static int last(Map<String, List<Integer>> seen, String path) {

@@ -32,6 +32,7 @@ import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.write.SourceRemoval;
 import org.hpf.internal.write.WriterOptions;
 import org.hpf.testing.AsUser;
+import org.hpf.testing.EditLogModes;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -295,6 +296,46 @@ class HdfsAccessTest {
     assertTrue(removed.firstKept().get(0).contains("public.txt: readable by everyone, and the "
         + "archive only by user alice: deleting it would take it from them"),
         removed.firstKept().toString());
+  }
+
+  /**
+   * The MapReduce build, watched from the NameNode's edit log as its tasks work: no file or
+   * directory of an archive of alice's private home, its staged work included, is ever created
+   * or changed with a bit for group or others; and no file of an archive of the shared tree
+   * is ever wider than it ends.
+   */
+  @Test
+  void theArchiveJobCreatesEveryFileNarrow() throws Exception {
+    Configuration jobs = org.hpf.fs.LocalJobs.configure(new Configuration(conf));
+    // The superuser archives alice's files: allowed, the archive is then the superuser's alone.
+    WriterOptions options = WriterOptions.builder()
+        .settings(s -> s.threads(2).allowAccessLoss(true)).build();
+    Path privateArchive = admin.makeQualified(new Path(ARCHIVES, "job-watched-alice.hpf"));
+    Path publicArchive = admin.makeQualified(new Path(ARCHIVES, "job-watched-pub.hpf"));
+    EditLogModes modes = EditLogModes.start(MiniDfs.shared());
+    JobDriver.create(jobs, List.of(admin.makeQualified(ALICE_HOME)), privateArchive, options);
+    JobDriver.create(jobs, List.of(admin.makeQualified(SHARED)), publicArchive, options);
+
+    java.util.Map<String, List<Integer>> seen = modes.below(privateArchive.toUri().getPath());
+    assertTrue(seen.keySet().stream().anyMatch(p -> p.contains("/part-")), seen::toString);
+    List<String> open = new java.util.ArrayList<>();
+    seen.forEach((path, all) -> all.stream().filter(m -> (m & 0077) != 0)
+        .forEach(m -> open.add(path + " " + Integer.toOctalString(m))));
+    assertEquals(List.of(), open);
+
+    seen = modes.below(publicArchive.toUri().getPath());
+    assertEquals(0755, mode(publicArchive), "everyone could read the shared tree");
+    List<String> wider = new java.util.ArrayList<>();
+    for (var e : seen.entrySet()) {
+      Path path = new Path(e.getKey());
+      if (admin.exists(path)) {
+        int last = admin.getFileStatus(path).getPermission().toShort();
+        e.getValue().stream().filter(m -> (m & ~last) != 0)
+            .forEach(m -> wider.add(path + " was " + Integer.toOctalString(m) + ", is "
+                + Integer.toOctalString(last)));
+      }
+    }
+    assertEquals(List.of(), wider);
   }
 
   @Test

@@ -63,6 +63,12 @@ public final class JobDriver {
       return new Result(archive, jobId, manifest, files, bytes, maps, listingMillis, jobMillis,
           totalMillis, hdfs, links, List.copyOf(all));
     }
+
+    /** This result with {@code other} as what it did with HDFS features. */
+    public Result withHdfs(HdfsReport other) {
+      return new Result(archive, jobId, manifest, files, bytes, maps, listingMillis, jobMillis,
+          totalMillis, other, links, warnings);
+    }
   }
 
   private JobDriver() {}

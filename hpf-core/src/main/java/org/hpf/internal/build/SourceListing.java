@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.hpf.LimitExceededException;
@@ -34,7 +36,14 @@ final class SourceListing implements Closeable {
   /** Most part ids an archive can have (the record's 24-bit part field). */
   static final int MAX_PARTS = 1 << 24;
 
+  /**
+   * The listing's and the splits' files are the driver's alone from their creation: they name
+   * every source, and only the archiving user's tasks read them.
+   */
+  private static final FsPermission OWNER_ONLY = new FsPermission((short) 0600);
+
   private final Path file;
+  private final FSDataOutputStream out;
   private final SequenceFile.Writer writer;
   private final long splitFiles;
   private final long splitBytes;
@@ -51,9 +60,15 @@ final class SourceListing implements Closeable {
   SourceListing(Configuration conf, Path file, long splitFiles, long splitBytes, int threads,
       long partSize, int firstPartId, int slots) throws IOException {
     this.file = file;
-    this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.file(file),
-        SequenceFile.Writer.keyClass(ListedSource.class),
-        SequenceFile.Writer.valueClass(NullWritable.class));
+    this.out = createOwnerOnly(file.getFileSystem(conf), file);
+    try {
+      this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.stream(out),
+          SequenceFile.Writer.keyClass(ListedSource.class),
+          SequenceFile.Writer.valueClass(NullWritable.class));
+    } catch (IOException | RuntimeException e) {
+      out.close();
+      throw e;
+    }
     this.splitFiles = splitFiles;
     this.splitBytes = splitBytes;
     this.threads = threads;
@@ -109,13 +124,22 @@ final class SourceListing implements Closeable {
 
   @Override
   public void close() throws IOException {
-    writer.close();
+    try (out) {
+      writer.close(); // a writer given a stream leaves it open
+    }
+  }
+
+  /** A new file of mode 0600 (no less narrow under any umask), created in one step. */
+  private static FSDataOutputStream createOwnerOnly(FileSystem fs, Path path)
+      throws IOException {
+    return fs.create(path, OWNER_ONLY, false, fs.getConf().getInt("io.file.buffer.size", 4096),
+        fs.getDefaultReplication(path), fs.getDefaultBlockSize(path), null);
   }
 
   /** Writes the splits where the job's input format finds them. */
   static void writeSplits(FileSystem fs, Path path, List<SourceSplit> splits)
       throws IOException {
-    try (DataOutputStream out = fs.create(path, false)) {
+    try (DataOutputStream out = createOwnerOnly(fs, path)) {
       out.writeInt(splits.size());
       for (SourceSplit split : splits) {
         split.write(out);

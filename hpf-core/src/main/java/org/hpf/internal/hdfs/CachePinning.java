@@ -18,11 +18,8 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveEntry;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveStats;
-import org.apache.hadoop.hdfs.protocol.CachePoolEntry;
-import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.hpf.internal.format.DirectoryFile;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.read.HpfReader;
@@ -51,18 +48,56 @@ public final class CachePinning {
    */
   public static HdfsReport.Pinning pin(FileSystem fs, Path archive, WriteSettings options)
       throws IOException {
+    return pin(fs, archive, options, new ArrayList<>());
+  }
+
+  /** As {@link #pin(FileSystem, Path, WriteSettings)}, adding what went wrong to warnings. */
+  public static HdfsReport.Pinning pin(FileSystem fs, Path archive, WriteSettings options,
+      List<String> warnings) throws IOException {
     DistributedFileSystem dfs = requireHdfs(fs, archive);
     HdfsStorage storage = new HdfsStorage(dfs, archive, (short) 0, 0, options);
     Manifest manifest = Manifest.read(storage, HpfReader.newestGeneration(storage));
-    List<String> warnings = new ArrayList<>();
     return sync(storage, manifest, options, warnings);
+  }
+
+  /**
+   * Pins an archive that was written without pinning, {@code written} its writer's report:
+   * after an owner's archive was given to them, so that its directives go to the pool of its
+   * new owner, never to the writer's. The report with that pinning; never throws, as after a
+   * commit (a failure is a warning).
+   */
+  public static HdfsReport pinWritten(FileSystem fs, Path archive, WriteSettings options,
+      HdfsReport written) {
+    if (!options.pinIndex() || written == null || written.skipped()) {
+      return written;
+    }
+    List<String> warnings = new ArrayList<>();
+    HdfsReport.Pinning pinning;
+    try {
+      pinning = pin(fs, archive, options, warnings);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("cache pinning of {} failed", archive, e);
+      pinning = skip(options.cachePool(), "cache pinning failed: "
+          + LazyPersistProbe.firstLine(e), warnings);
+    }
+    return written.withPinning(pinning, warnings);
+  }
+
+  /**
+   * The name of the pool {@code setting} names for the archive at {@code archive}: with
+   * {@link WriteSettings#OWNER} in it, the archive owner's.
+   */
+  public static String poolOf(FileSystem fs, Path archive, String setting) throws IOException {
+    DistributedFileSystem dfs = requireHdfs(fs, archive);
+    return CachePools.of(dfs, dfs.makeQualified(archive), setting).name();
   }
 
   /** Removes every directive of this archive from {@code pool}; returns how many. */
   public static int unpin(FileSystem fs, Path archive, String pool) throws IOException {
     DistributedFileSystem dfs = requireHdfs(fs, archive);
     int removed = 0;
-    for (CacheDirectiveEntry entry : directivesOf(dfs, dfs.makeQualified(archive), pool)) {
+    for (CacheDirectiveEntry entry : directivesOf(dfs, dfs.makeQualified(archive),
+        poolOf(fs, archive, pool))) {
       dfs.removeCacheDirective(entry.getInfo().getId());
       removed++;
     }
@@ -74,9 +109,11 @@ public final class CachePinning {
    * each pinned file times its cache replication) against bytes cached, as the NameNode last
    * heard from the DataNodes' cache reports. Two or three NameNode RPCs plus one per index layer.
    */
-  public static CacheStatus status(FileSystem fs, Path archive, String pool) throws IOException {
+  public static CacheStatus status(FileSystem fs, Path archive, String setting)
+      throws IOException {
     DistributedFileSystem dfs = requireHdfs(fs, archive);
     HdfsStorage storage = new HdfsStorage(dfs, archive, (short) 0, 0, WriteSettings.defaults());
+    String pool = CachePools.of(dfs, storage.root(), setting).name();
     long generation = HpfReader.newestGeneration(storage);
     Map<String, Long> wanted = wantedFiles(storage, Manifest.read(storage, generation));
     long bytesNeeded = 0;
@@ -140,7 +177,9 @@ public final class CachePinning {
     String pool = options.cachePool();
     DistributedFileSystem fs = storage.fileSystem();
     try {
-      String problem = ensurePool(fs, options);
+      CachePools.Pool resolved = CachePools.of(fs, storage.root(), options.cachePool());
+      pool = resolved.name();
+      String problem = CachePools.ensure(fs, resolved, options.createCachePool());
       if (problem != null) {
         return skip(pool, problem, warnings);
       }
@@ -163,18 +202,16 @@ public final class CachePinning {
         CacheDirectiveEntry existing = present.get(file.getKey());
         try {
           if (existing == null) {
-            fs.addCacheDirective(directive(file.getKey(), options).build(),
+            fs.addCacheDirective(directive(file.getKey(), pool, options).build(),
                 EnumSet.noneOf(CacheFlag.class));
             added++;
           } else if (existing.getStats().hasExpired() && options.cacheTtl() != null) {
-            fs.modifyCacheDirective(directive(file.getKey(), options)
+            fs.modifyCacheDirective(directive(file.getKey(), pool, options)
                 .setId(existing.getInfo().getId()).build(), EnumSet.noneOf(CacheFlag.class));
           }
         } catch (IOException e) {
           if (isAccessDenied(e)) {
-            problem = "user " + user() + " may not add cache directives to pool '" + pool
-                + "' (needs WRITE permission on the pool: hdfs cacheadmin -modifyPool " + pool
-                + " -mode 0777, or -owner " + user() + ")";
+            problem = CachePools.writeRefused(resolved);
           } else {
             problem = "cache directive for " + file.getKey() + " refused: "
                 + LazyPersistProbe.firstLine(e);
@@ -212,48 +249,16 @@ public final class CachePinning {
     warnings.add(why);
   }
 
-  private static CacheDirectiveInfo.Builder directive(String path, WriteSettings options) {
+  private static CacheDirectiveInfo.Builder directive(String path, String pool,
+      WriteSettings options) {
     CacheDirectiveInfo.Builder builder = new CacheDirectiveInfo.Builder()
-        .setPath(new Path(path)).setPool(options.cachePool())
+        .setPath(new Path(path)).setPool(pool)
         .setReplication((short) options.cacheReplication());
     if (options.cacheTtl() != null) {
       builder.setExpiration(CacheDirectiveInfo.Expiration.newRelative(
           options.cacheTtl().toMillis()));
     }
     return builder;
-  }
-
-  /** Null when the pool exists or was created; else what is wrong, with the fix. */
-  private static String ensurePool(DistributedFileSystem fs, WriteSettings options)
-      throws IOException {
-    String pool = options.cachePool();
-    for (RemoteIterator<CachePoolEntry> it = fs.listCachePools(); it.hasNext(); ) {
-      if (it.next().getInfo().getPoolName().equals(pool)) {
-        return null;
-      }
-    }
-    if (!options.createCachePool()) {
-      return "cache pool '" + pool + "' does not exist (create it: hdfs cacheadmin -addPool "
-          + pool + " -owner " + user() + ")";
-    }
-    try {
-      // Its creator's alone: HDFS lists a pool's directives, which name an archive's index
-      // files and their sizes, to whoever may read the pool.
-      fs.addCachePool(new CachePoolInfo(pool).setMode(
-          new org.apache.hadoop.fs.permission.FsPermission((short) 0700)));
-      LOG.info("created cache pool '{}'", pool);
-      return null;
-    } catch (IOException e) {
-      if (isAccessDenied(e)) {
-        return "cache pool '" + pool + "' does not exist and user " + user() + " may not create"
-            + " it (only the HDFS superuser can: hdfs cacheadmin -addPool " + pool + " -owner "
-            + user() + ")";
-      }
-      if (String.valueOf(e.getMessage()).contains("already exists")) {
-        return null; // created by someone else meanwhile
-      }
-      throw e;
-    }
   }
 
   /**
@@ -333,14 +338,6 @@ public final class CachePinning {
     return e instanceof AccessControlException
         || e instanceof RemoteException remote
             && remote.getClassName().endsWith("AccessControlException");
-  }
-
-  private static String user() {
-    try {
-      return UserGroupInformation.getCurrentUser().getShortUserName();
-    } catch (IOException e) {
-      return "(unknown)";
-    }
   }
 
   private static DistributedFileSystem requireHdfs(FileSystem fs, Path archive) {

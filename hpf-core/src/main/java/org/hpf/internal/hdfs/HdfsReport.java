@@ -65,6 +65,13 @@ public record HdfsReport(boolean distributed, String skipReason, Parts parts, Pi
     }
   }
 
+  /** This report with {@code other} as its pinning, and {@code more} warnings. */
+  HdfsReport withPinning(Pinning other, List<String> more) {
+    List<String> all = new java.util.ArrayList<>(warnings);
+    all.addAll(more);
+    return new HdfsReport(distributed, skipReason, parts, other, all);
+  }
+
   static HdfsReport notHdfs(String reason) {
     return new HdfsReport(false, reason, null, null, List.of());
   }

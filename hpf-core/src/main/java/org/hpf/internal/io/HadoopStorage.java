@@ -517,12 +517,12 @@ public final class HadoopStorage implements ArchiveStorage {
       boolean widens = (applied.mode() & ~current.mode()) != 0;
       if (widens) {
         // Widened last: its files first, so none is reachable before it has its mode.
-        boundFiles(applied.mode());
+        boundFiles(applied.mode(), applied.group());
       }
       fs.setPermission(root, new FsPermission((short) applied.mode()));
       rootMode = applied.mode();
       if (!widens) {
-        boundFiles(applied.mode());
+        boundFiles(applied.mode(), applied.group());
       }
     }
     if (fs.getFileStatus(root).hasAcl()) {
@@ -536,28 +536,35 @@ public final class HadoopStorage implements ArchiveStorage {
   /**
    * Gives every file and directory inside the archive the bits the archive directory's
    * {@code mode} allows (see {@link #filePermission}): their owner's bits stay, the group's
-   * and the others' become what a file created now would get.
+   * and the others' become what a file created now would get. The group's bits are for the
+   * directory's {@code group}: a file of another group (the one it was created with, before the
+   * directory got its sources' group) is given that group first, or gets no group bits where the
+   * writer may not give it.
    */
-  private void boundFiles(int mode) throws IOException {
+  private void boundFiles(int mode, String group) throws IOException {
     int saved = archiveMode();
     rootMode = mode;
     try {
       int file = filePermission().toShort() & 0077;
       int directory = directoryPermission().toShort() & 0077;
-      bound(root, file, directory);
+      bound(root, file, directory, group);
     } finally {
       rootMode = saved;
     }
   }
 
-  private void bound(Path dir, int file, int directory) throws IOException {
+  private void bound(Path dir, int file, int directory, String group) throws IOException {
     if (fs instanceof RawLocalFileSystem local && LocalModes.POSIX) {
       // In this process: Hadoop's local statuses and chmod run a process per file without
       // its native library.
       try (var paths = Files.walk(local.pathToFile(dir).toPath()).skip(1)) {
         for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) paths::iterator) {
-          int now = LocalModes.of(p);
-          int wanted = now & ~0077 | (Files.isDirectory(p) ? directory : file);
+          int others = Files.isDirectory(p) ? directory : file;
+          if ((others & 0070) != 0 && !LocalModes.giveGroup(p, group, LocalModes.of(p))) {
+            others &= ~0070;
+          }
+          int now = LocalModes.of(p); // giving the group may have taken the group's bits
+          int wanted = now & ~0077 | others;
           if (wanted != now) {
             LocalModes.set(p, wanted);
           }
@@ -568,13 +575,36 @@ public final class HadoopStorage implements ArchiveStorage {
     for (FileStatus status : fs.listStatus(dir)) {
       int others = status.isDirectory() ? directory : file;
       int now = status.getPermission().toShort();
+      if ((others & 0070) != 0 && !status.getGroup().equals(group)) {
+        if (giveGroup(status.getPath(), group, now)) {
+          now &= ~0070;
+        } else {
+          others &= ~0070;
+        }
+      }
       int wanted = now & ~0077 | others;
       if (wanted != now) {
         fs.setPermission(status.getPath(), new FsPermission((short) wanted));
       }
       if (status.isDirectory()) {
-        bound(status.getPath(), file, directory);
+        bound(status.getPath(), file, directory, group);
       }
+    }
+  }
+
+  /**
+   * Gives {@code path} the archive's {@code group}, its group's bits taken away first so that
+   * the group it had never holds them; false where the writer may not give that group.
+   */
+  private boolean giveGroup(Path path, String group, int mode) throws IOException {
+    if ((mode & 0070) != 0) {
+      fs.setPermission(path, new FsPermission((short) (mode & ~0070)));
+    }
+    try {
+      fs.setOwner(path, null, group);
+      return true;
+    } catch (org.apache.hadoop.security.AccessControlException e) {
+      return false;
     }
   }
 

@@ -1,13 +1,16 @@
 package org.hpf.internal.io;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -45,6 +48,29 @@ public final class LocalModes {
   /** Gives {@code path} the read, write and execute bits of {@code mode}. */
   public static void set(Path path, int mode) throws IOException {
     Files.setPosixFilePermissions(path, bits(mode));
+  }
+
+  /**
+   * Gives {@code path} the group {@code group}, unless it has it; its group's bits (of
+   * {@code mode}, its mode now) are taken away first, so that the group it had never holds them.
+   * False where the group does not exist here or this user may not give it.
+   */
+  public static boolean giveGroup(Path path, String group, int mode) throws IOException {
+    PosixFileAttributeView view = Files.getFileAttributeView(path,
+        PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+    if (view.readAttributes().group().getName().equals(group)) {
+      return true;
+    }
+    if ((mode & 0070) != 0) {
+      set(path, mode & ~0070);
+    }
+    try {
+      view.setGroup(path.getFileSystem().getUserPrincipalLookupService()
+          .lookupPrincipalByGroupName(group));
+      return true;
+    } catch (UserPrincipalNotFoundException | FileSystemException e) {
+      return false;
+    }
   }
 
   private static Set<PosixFilePermission> bits(int mode) {

@@ -26,6 +26,13 @@ public record CreateResult(String archive, long generation, long files, long ori
         hdfs, links, Warnings.join(warnings, more));
   }
 
+  /** This result with {@code other} as what it did with HDFS features. */
+  public CreateResult withHdfs(HdfsReport other) {
+    return new CreateResult(archive, generation, files, originalBytes, storedBytes, parts,
+        buckets, globalDepth, indexBytes, functionBytes, mergeMillis, indexMillis, totalMillis,
+        other, links, warnings);
+  }
+
   public double indexBytesPerFile() {
     return files == 0 ? 0 : (double) indexBytes / files;
   }

@@ -31,6 +31,9 @@ import org.hpf.internal.write.WriterOptions;
  * org.hpf.internal.hdfs.HdfsFeaturesMeasurement [files] [gets]}.
  */
 public final class HdfsFeaturesMeasurement {
+  /** The default pool setting: the archive owner's pool. */
+  private static final String DEFAULT_POOL = WriteSettings.defaults().cachePool();
+
   private static final long MIB = 1 << 20;
 
   private HdfsFeaturesMeasurement() {}
@@ -97,7 +100,7 @@ public final class HdfsFeaturesMeasurement {
       Path archive = new Path("/measure/reads.hpf");
       ArchiveCreator.create(conf, archive, List.of(sources),
           base.settings(s -> s.pinIndex(false)).build());
-      CachePinning.unpin(fs, archive, "hpf");
+      CachePinning.unpin(fs, archive, DEFAULT_POOL);
       try (HpfReader reader = HpfReader.open(fs, archive,
           ReaderOptions.defaults().withOpenAllFiles(true))) {
         measure("hpf get, index not pinned", names, gets, reader::get, cluster);
@@ -106,7 +109,7 @@ public final class HdfsFeaturesMeasurement {
         CacheStatus status;
         do {
           Thread.sleep(200);
-          status = CachePinning.status(fs, archive, "hpf");
+          status = CachePinning.status(fs, archive, DEFAULT_POOL);
         } while (!status.fullyCached() && System.nanoTime() - waitStart < 60_000_000_000L);
         System.out.printf(Locale.ROOT, "pinned %d files, %d bytes; cached after %d ms: %s%n",
             pinning.filesPinned(), pinning.bytesPinned(),

@@ -63,6 +63,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("hdfs")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HdfsIntegrationTest {
+  /** The default pool setting: the archive owner's pool. */
+  private static final String DEFAULT_POOL = WriteSettings.defaults().cachePool();
+
   private static RamDiskCluster cluster;
   private static DistributedFileSystem fs;
   private static Configuration conf;
@@ -269,8 +272,8 @@ class HdfsIntegrationTest {
     all.putAll(more);
     assertArchive(conf, archive, all);
 
-    assertEquals(after.filesPinned(), CachePinning.unpin(fs, archive, "hpf"));
-    CacheStatus none = CachePinning.status(fs, archive, "hpf");
+    assertEquals(after.filesPinned(), CachePinning.unpin(fs, archive, DEFAULT_POOL));
+    CacheStatus none = CachePinning.status(fs, archive, DEFAULT_POOL);
     assertEquals(0, none.directives());
     assertFalse(none.fullyCached());
   }
@@ -283,7 +286,7 @@ class HdfsIntegrationTest {
     AtomicReference<CacheStatus> last = new AtomicReference<>();
     boolean cached = waitFor(() -> {
       try {
-        last.set(CachePinning.status(fs, archive, "hpf"));
+        last.set(CachePinning.status(fs, archive, DEFAULT_POOL));
         return last.get().fullyCached() && last.get().bytesNeeded() > 0;
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);

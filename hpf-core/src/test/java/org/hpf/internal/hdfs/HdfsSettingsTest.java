@@ -53,7 +53,7 @@ class HdfsSettingsTest {
     assertEquals(2, options.cacheReplication());
     assertNull(WriteSettings.defaults().partStoragePolicy());
     assertTrue(WriteSettings.defaults().pinIndex());
-    assertEquals("hpf", WriteSettings.defaults().cachePool());
+    assertEquals("hpf-{owner}", WriteSettings.defaults().cachePool());
     assertThrows(IllegalArgumentException.class, () -> WriteSettings.builder().cachePool(" "));
     assertThrows(IllegalArgumentException.class,
         () -> WriteSettings.builder().cacheTtl(Duration.ZERO));
