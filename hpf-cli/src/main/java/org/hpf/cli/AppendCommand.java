@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ExistingNames;
+import org.hpf.NoCommittedGenerationException;
 import org.hpf.internal.build.JobDriver;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.ChangeResult;
@@ -71,13 +72,6 @@ final class AppendCommand extends HpfSubcommand {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     Path archivePath = resolve(archive);
-    String last = sources.get(sources.size() - 1);
-    if (!isArchive(archivePath) && isArchive(resolve(last))) {
-      List<String> swapped = new ArrayList<>(List.of("hpf", "append", last, archive));
-      swapped.addAll(sources.subList(0, sources.size() - 1));
-      throw swappedArguments(last, String.join(" ", swapped));
-    }
-    requireArchive(archivePath);
     List<Path> roots = new ArrayList<>();
     for (String source : sources) {
       Path path = resolve(source);
@@ -86,13 +80,6 @@ final class AppendCommand extends HpfSubcommand {
       }
       roots.add(path);
     }
-    if (merge.partSize == null) {
-      long partSize = committedPartSize(archivePath);
-      if (partSize > 0) {
-        builder.layout(l -> l.withPartSize(partSize));
-      }
-    }
-
     if (mapreduce) {
       if (replace || skipExisting) {
         throw new ParameterException(spec.commandLine(),
@@ -102,6 +89,8 @@ final class AppendCommand extends HpfSubcommand {
       try (Progress progress = progress("append")) {
         builder.settings(s -> s.progress(progress));
         result = JobDriver.append(configuration(), roots, archivePath, builder.build());
+      } catch (FileNotFoundException | NoCommittedGenerationException e) {
+        throw inCreatesOrder(e);
       }
       if (!quiet()) {
         JobSummary.print(out(), "appended to", result);
@@ -113,8 +102,13 @@ final class AppendCommand extends HpfSubcommand {
     ChangeResult result;
     try (Progress progress = progress("append")) {
       builder.settings(s -> s.progress(progress));
-      ArchiveWriter writer = ArchiveWriter.open(configuration(), archivePath,
-          builder.operation(spec.name()).build());
+      ArchiveWriter writer;
+      try {
+        writer = ArchiveWriter.open(configuration(), archivePath,
+            builder.operation(spec.name()).build());
+      } catch (FileNotFoundException | NoCommittedGenerationException e) {
+        throw inCreatesOrder(e);
+      }
       try (writer) {
         reportRecovery(writer.recovery());
         result = writer.append(roots, existingNames());
@@ -133,6 +127,22 @@ final class AppendCommand extends HpfSubcommand {
       printSummary(out(), archivePath, result);
     }
     return removeSources(archivePath, roots);
+  }
+
+  /**
+   * What to say when the archive to append to is none (the writer refuses it before it reads
+   * any source): where the first argument is no archive and the last one is, that the arguments
+   * are in create's order; else {@code e}. Asked only then, since on an object store each
+   * question costs requests.
+   */
+  private Exception inCreatesOrder(java.io.IOException e) throws java.io.IOException {
+    String last = sources.get(sources.size() - 1);
+    if (!isArchive(resolve(archive)) && isArchive(resolve(last))) {
+      List<String> swapped = new ArrayList<>(List.of("hpf", "append", last, archive));
+      swapped.addAll(sources.subList(0, sources.size() - 1));
+      return swappedArguments(last, String.join(" ", swapped));
+    }
+    return e;
   }
 
   private int removeSources(Path archive, List<Path> sources) throws java.io.IOException {

@@ -41,16 +41,11 @@ final class CompactCommand extends HpfSubcommand {
           + minLive);
     }
     Path archivePath = resolve(archive);
-    requireArchive(archivePath);
     WriterOptions.Builder builder;
     try {
       builder = cache.writerOptions(configuration());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
-    }
-    long partSize = committedPartSize(archivePath);
-    if (partSize > 0) {
-      builder.layout(l -> l.withPartSize(partSize));
     }
     ChangeResult result;
     long before;

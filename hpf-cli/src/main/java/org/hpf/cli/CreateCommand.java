@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.ArchiveExistsException;
 import org.hpf.WriteSettings;
 import org.hpf.internal.admin.OwnerSplit;
 import org.hpf.internal.build.JobDriver;
@@ -14,7 +15,6 @@ import org.hpf.internal.hdfs.CachePinning;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.CreateResult;
-import org.hpf.internal.write.UncommittedCreate;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -104,24 +104,13 @@ final class CreateCommand extends HpfSubcommand {
     if (splitByOwner) {
       return splitByOwner(sources, archive, builder);
     }
-    // The writer checks this too, but only after it has listed every source.
-    if (fileSystem(archive).exists(archive) && (fileSystem(archive).isFile(archive)
-        || fileSystem(archive).listStatus(archive).length > 0)) {
-      if (isArchive(sources.get(0)) && !isArchive(archive)) {
-        // An existing archive first, an existing plain directory last: append's order.
-        List<String> swapped = new ArrayList<>(List.of("hpf", "append", paths.get(0)));
-        swapped.addAll(paths.subList(1, paths.size()));
-        throw swappedArguments(paths.get(0), String.join(" ", swapped));
-      }
-      throw UncommittedCreate.existsError(HdfsIntegration.storage(fileSystem(archive),
-          fileSystem(archive).makeQualified(archive)));
-    }
-
     if (mapreduce) {
       JobDriver.Result result;
       try (Progress progress = progress("create")) {
         builder.settings(s -> s.progress(progress));
         result = JobDriver.create(configuration(), sources, archive, builder.build());
+      } catch (ArchiveExistsException e) {
+        throw inAppendsOrder(e, sources, archive);
       }
       if (!quiet()) {
         JobSummary.print(out(), "created", result);
@@ -134,6 +123,8 @@ final class CreateCommand extends HpfSubcommand {
     try (Progress progress = progress("create")) {
       builder.settings(s -> s.progress(progress));
       result = ArchiveCreator.create(configuration(), archive, sources, builder.build());
+    } catch (ArchiveExistsException e) {
+      throw inAppendsOrder(e, sources, archive);
     }
     printWarnings(result.warnings());
     printHdfsWarnings(result.hdfs());
@@ -141,6 +132,22 @@ final class CreateCommand extends HpfSubcommand {
       printSummary(out(), result);
     }
     return removeSources(archive, sources);
+  }
+
+  /**
+   * What to say when the archive to create exists (the writer refuses it before it walks any
+   * source): where an existing archive was given first and an existing plain directory last,
+   * that the arguments are in append's order; else {@code e}. Asked only then, since on an
+   * object store each question costs requests.
+   */
+  private Exception inAppendsOrder(ArchiveExistsException e, List<Path> sources, Path archive)
+      throws java.io.IOException {
+    if (isArchive(sources.get(0)) && !isArchive(archive)) {
+      List<String> swapped = new ArrayList<>(List.of("hpf", "append", paths.get(0)));
+      swapped.addAll(paths.subList(1, paths.size()));
+      return swappedArguments(paths.get(0), String.join(" ", swapped));
+    }
+    return e;
   }
 
   private int removeSources(Path archive, List<Path> sources) throws java.io.IOException {

@@ -239,10 +239,10 @@ abstract class HpfSubcommand implements Callable<Integer> {
   }
 
   /**
-   * Checks that {@code archive} is an archive a writer may open: it exists and holds a committed
-   * manifest or a journal to recover. A writer's garbage collection deletes {@code part-*} files
-   * it does not know, so it must never be pointed at any other directory (a MapReduce output
-   * directory has {@code part-r-00000} files).
+   * Checks that {@code archive} is an archive, for the commands that use it without a writer:
+   * it exists and holds a committed manifest or a journal to recover. (A writer checks this
+   * itself before it takes the lock, and asks whether the path exists only when it is no
+   * archive: its garbage collection must never be pointed at another directory.)
    */
   void requireArchive(Path archive) throws IOException {
     FileSystem fs = fileSystem(archive);
@@ -272,18 +272,6 @@ abstract class HpfSubcommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), "'" + archive + "' is an archive, and "
         + spec.name() + " takes it " + ("create".equals(spec.name()) ? "last" : "first")
         + ": did you mean '" + command + "'?");
-  }
-
-  /**
-   * The part size the archive was created with (a writer's options do not read it from the
-   * archive), or -1 when no generation is committed yet (recovery will commit one).
-   */
-  long committedPartSize(Path archive) throws IOException {
-    try (HpfReader reader = HpfReader.open(configuration(), archive)) {
-      return reader.manifest().partSize();
-    } catch (NoCommittedGenerationException e) {
-      return -1;
-    }
   }
 
   /**

@@ -2,7 +2,6 @@ package org.hpf.cli;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.write.ArchiveWriter;
@@ -36,7 +35,6 @@ final class RecoverCommand extends HpfSubcommand {
   @Override
   protected int run() throws Exception {
     Path archivePath = resolve(archive);
-    requireArchive(archivePath);
     String holder = breakLock ? lockHolder(archivePath) : null;
     Recovery.Report report = ArchiveWriter.recover(configuration(), archivePath,
         WriterOptions.builder().operation(spec.name()).settings(s -> s.breakLock(breakLock))
@@ -55,17 +53,13 @@ final class RecoverCommand extends HpfSubcommand {
   /** The first line of the lock file, or null if there is none. */
   private String lockHolder(Path archivePath) {
     Path lock = new Path(archivePath, ArchiveLayout.LOCK);
-    try {
-      FileSystem fs = fileSystem(lock);
-      if (!fs.exists(lock)) {
-        return null;
-      }
-      try (InputStream in = fs.open(lock)) {
-        String text = new String(in.readNBytes(1024), StandardCharsets.UTF_8).strip();
-        int newline = text.indexOf('\n');
-        return text.isEmpty() ? "an unknown writer" : newline < 0 ? text
-            : text.substring(0, newline);
-      }
+    try (InputStream in = fileSystem(lock).open(lock)) {
+      String text = new String(in.readNBytes(1024), StandardCharsets.UTF_8).strip();
+      int newline = text.indexOf('\n');
+      return text.isEmpty() ? "an unknown writer" : newline < 0 ? text
+          : text.substring(0, newline);
+    } catch (java.io.FileNotFoundException e) {
+      return null; // asked by opening it: on an object store, a question of its own costs more
     } catch (java.io.IOException e) {
       // A lock still open by a writer on HDFS may not be readable yet; breaking it says enough.
       return "an unknown writer (" + e.getMessage() + ")";

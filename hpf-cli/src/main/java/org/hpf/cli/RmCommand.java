@@ -32,7 +32,6 @@ final class RmCommand extends HpfSubcommand {
   @Override
   protected int run() throws Exception {
     Path archivePath = resolve(archive);
-    requireArchive(archivePath);
     ChangeResult result;
     WriterOptions options;
     try {

@@ -152,10 +152,19 @@ class MutationCommandsTest {
    * A change that was published and then hit an I/O error (deleting the lock, which release
    * first moves to {@code _lock.released-<token>}, or the journal, as when HDFS loses a
    * pipeline's DataNodes) succeeds with a warning: it is in the archive, and
-   * running it again finds its names there.
+   * running it again finds its names there. Each warning is said once, as {@code hpf: warning:},
+   * and not logged again.
    */
   @Test
   void aChangeThatFailsAfterItsCommitSucceedsWithAWarning() throws IOException {
+    try (CapturedLog log = new CapturedLog()) {
+      changesThatFailAfterTheirCommits();
+      assertEquals(List.of(), log.events().stream().filter(e -> e.message() != null
+          && e.message().contains("committed, but")).toList(), "logged again");
+    }
+  }
+
+  private void changesThatFailAfterTheirCommits() throws IOException {
     String flaky = "flaky://" + Path.of(archive).toAbsolutePath();
     int added = 0;
     for (String failing : new String[] {"_lock.*", "_journal-.*"}) {

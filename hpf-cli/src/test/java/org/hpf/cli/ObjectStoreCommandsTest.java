@@ -219,6 +219,71 @@ class ObjectStoreCommandsTest {
         missing.stderr());
   }
 
+  /**
+   * A writing command opens its writer before it asks anything about the archive's path, and
+   * the writer asks whether the path exists only when it is no archive: no command sends a HEAD
+   * of the archive's path or an existence LIST of it or of its {@code _manifests/} before it
+   * takes the lock. Each command's requests, as the server sees them with a client of its own:
+   * the table of OBJECT-STORES.md.
+   */
+  @Test
+  void aWritingCommandSendsNoRequestBeforeOpening() throws Exception {
+    String[] fresh = {"--conf", site, "-D", "fs.s3a.impl.disable.cache=true", "-q"};
+    String made = server.bucketRoot() + "counted-writes.hpf";
+    String key = S3Server.BUCKET + "/counted-writes.hpf";
+    Path more = dir.resolve("counted-more");
+    TestTrees.write(more.resolve("counted"), 2, 5);
+    Map<String, String[]> commands = new java.util.LinkedHashMap<>();
+    // One merge thread: the parts written, and so the PUTs, do not depend on scheduling.
+    commands.put("create", withArgs("create", fresh, "--threads", "1", src.toString(), made));
+    commands.put("append", withArgs("append", fresh, "--threads", "1", made,
+        more.toString()));
+    commands.put("rm", withArgs("rm", fresh, made, files.firstKey()));
+    commands.put("compact", withArgs("compact", fresh, "--min-live", "1", made));
+    commands.put("recover", withArgs("recover", fresh, made));
+    Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put("create", "13 LIST, 2 GET, 8 HEAD, 6 PUT, 1 DELETE");
+    expected.put("append", "14 LIST, 6 GET, 6 HEAD, 5 PUT, 1 DELETE");
+    expected.put("rm", "18 LIST, 11 GET, 16 HEAD, 6 PUT, 4 DELETE");
+    expected.put("compact", "25 LIST, 9 GET, 13 HEAD, 6 PUT, 7 DELETE");
+    expected.put("recover", "10 LIST, 4 GET, 5 HEAD, 1 PUT, 1 DELETE");
+    Map<String, String> sent = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, String[]> command : commands.entrySet()) {
+      List<String> requests = answered(command.getValue());
+      List<String> probes = probesBeforeLock(requests, key);
+      // A create asks whether its path is free (a HEAD and a LIST), then S3A's mkdirs of
+      // _manifests/ asks about it and its parent (two HEADs and two LISTs).
+      assertEquals(command.getKey().equals("create") ? 6 : 0, probes.size(),
+          () -> command.getKey() + ": " + probes);
+      sent.put(command.getKey(), requestKinds(requests));
+    }
+    assertEquals(expected, sent);
+  }
+
+  /**
+   * The requests before the lock's PUT that ask whether {@code key} (an archive's path) or its
+   * {@code _manifests/} exists: a HEAD of either, a LIST of at most 2 keys below either (S3A's
+   * existence and directory questions).
+   */
+  private static List<String> probesBeforeLock(List<String> requests, String key) {
+    List<String> probes = new java.util.ArrayList<>();
+    String prefix = key.substring(key.indexOf('/') + 1);
+    for (String line : requests) {
+      if (line.startsWith("PUT /" + key + "/_lock")) {
+        break;
+      }
+      // No query: the log shows "-".
+      boolean head = line.startsWith("HEAD /" + key + "- ")
+          || line.startsWith("HEAD /" + key + "/_manifests- ");
+      boolean existence = line.contains("max-keys=2&") && (line.endsWith("prefix="
+          + prefix + "%2F 200") || line.endsWith("prefix=" + prefix + "%2F_manifests%2F 200"));
+      if (head || existence) {
+        probes.add(line);
+      }
+    }
+    return probes;
+  }
+
   /** The LISTs and HEADs the command {@code args} sends, counted by the client it uses. */
   private static List<Long> listsAndHeads(String... args) throws IOException {
     // The client the commands use: Hadoop caches one per bucket and user.

@@ -50,7 +50,7 @@ final class Creations {
 
   private Operation archive() throws IOException {
     Configuration conf = target.conf();
-    Meter meter = Meter.on(target.newClient(conf, archive(target)));
+    Meter meter = Meter.on(target, target.newClient(conf, archive(target)));
     try (ArchiveWriter writer = HpfArchive.create(archive(target), conf)) {
       for (int i = 0; i < files.count(); i++) {
         writer.add(files.names().get(i), files.contents().get(i));
@@ -64,7 +64,7 @@ final class Creations {
 
   private Operation objects(String way, Path dir, boolean performance) throws IOException {
     FileSystem fs = target.newClient(target.conf(), dir);
-    Meter meter = Meter.on(fs);
+    Meter meter = Meter.on(target, fs);
     for (int i = 0; i < files.count(); i++) {
       Path path = new Path(dir, files.names().get(i));
       try (OutputStream out = create(fs, path, performance)) {

@@ -63,7 +63,7 @@ final class Gets {
     RequestCounts requests = RequestCounts.none();
     List<Double> micros = new ArrayList<>();
     for (int i : measured) {
-      Meter meter = Meter.on(target.newClient(conf, Creations.archive(target)));
+      Meter meter = Meter.on(target, target.newClient(conf, Creations.archive(target)));
       try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf)) {
         check(i, reader.get(files.names().get(i)));
       }
@@ -80,7 +80,7 @@ final class Gets {
     List<Double> micros = new ArrayList<>();
     for (int i : measured) {
       FileSystem fs = target.newClient(conf, objects);
-      Meter meter = Meter.on(fs);
+      Meter meter = Meter.on(target, fs);
       check(i, read(fs, i));
       micros.add(meter.millis() * 1e3);
       requests = requests.plus(meter.requests());
@@ -90,12 +90,12 @@ final class Gets {
   }
 
   private Operation warmFromArchive(Configuration conf, String stream) throws IOException {
-    Meter warmUpAlone = Meter.on(target.newClient(conf, Creations.archive(target)));
+    Meter warmUpAlone = Meter.on(target, target.newClient(conf, Creations.archive(target)));
     try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf)) {
       getAll(reader, warmUp, null);
     }
     RequestCounts ofWarmUp = warmUpAlone.requests();
-    Meter both = Meter.on(target.newClient(conf, Creations.archive(target)));
+    Meter both = Meter.on(target, target.newClient(conf, Creations.archive(target)));
     List<Double> micros = new ArrayList<>();
     try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf)) {
       getAll(reader, warmUp, null);
@@ -122,7 +122,7 @@ final class Gets {
     for (int i : warmUp) {
       check(i, read(fs, i));
     }
-    Meter meter = Meter.on(fs);
+    Meter meter = Meter.on(target, fs);
     List<Double> micros = new ArrayList<>();
     for (int i : measured) {
       long start = System.nanoTime();

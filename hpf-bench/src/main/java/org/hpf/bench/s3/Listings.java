@@ -41,7 +41,7 @@ final class Listings {
 
   private Operation archive() throws IOException {
     Configuration conf = target.conf();
-    Meter meter = Meter.on(target.newClient(conf, Creations.archive(target)));
+    Meter meter = Meter.on(target, target.newClient(conf, Creations.archive(target)));
     int names = 0;
     try (ArchiveReader reader = HpfArchive.openReader(Creations.archive(target), conf);
         MemberIterator members = reader.list()) {
@@ -57,7 +57,7 @@ final class Listings {
   private Operation objects() throws IOException {
     Path dir = Creations.objects(target);
     FileSystem fs = target.newClient(target.conf(), dir);
-    Meter meter = Meter.on(fs);
+    Meter meter = Meter.on(target, fs);
     int names = 0;
     RemoteIterator<LocatedFileStatus> objects = fs.listFiles(dir, true);
     for (; objects.hasNext(); objects.next()) {
@@ -70,7 +70,7 @@ final class Listings {
   private Operation walk() throws IOException {
     Path dir = Creations.objects(target);
     FileSystem fs = target.newClient(target.conf(), dir);
-    Meter meter = Meter.on(fs);
+    Meter meter = Meter.on(target, fs);
     int names = 0;
     Deque<Path> directories = new ArrayDeque<>(List.of(dir));
     while (!directories.isEmpty()) {

@@ -11,9 +11,15 @@ import org.hpf.bench.s3.RequestKind.PriceTier;
 /**
  * Requests an S3A client sent, by kind ({@link RequestKind} names), and {@code audited}, every
  * request its audit span saw. A stream adds its requests to its file system's statistics when
- * it closes: take a snapshot only once the streams of what is measured are closed.
+ * it closes: take a snapshot only once the streams of what is measured are closed. {@code
+ * atServer}: the requests the local server answered meanwhile, by the same kind names (empty
+ * where no server of the run's counted them).
  */
-public record RequestCounts(Map<String, Long> byKind, long audited) {
+public record RequestCounts(Map<String, Long> byKind, long audited, Map<String, Long> atServer) {
+  public RequestCounts {
+    atServer = atServer == null ? Map.of() : atServer;
+  }
+
   /** What {@code fs} (an S3A file system) has counted so far. */
   public static RequestCounts of(FileSystem fs) {
     Map<String, Long> counters = IOStatisticsSupport.snapshotIOStatistics(
@@ -22,7 +28,8 @@ public record RequestCounts(Map<String, Long> byKind, long audited) {
     for (RequestKind kind : RequestKind.values()) {
       byKind.put(kind.name(), counters.getOrDefault(kind.counter(), 0L));
     }
-    return new RequestCounts(byKind, counters.getOrDefault(RequestKind.ALL_REQUESTS_COUNTER, 0L));
+    return new RequestCounts(byKind, counters.getOrDefault(RequestKind.ALL_REQUESTS_COUNTER, 0L),
+        Map.of());
   }
 
   public static RequestCounts none() {
@@ -30,7 +37,7 @@ public record RequestCounts(Map<String, Long> byKind, long audited) {
     for (RequestKind kind : RequestKind.values()) {
       byKind.put(kind.name(), 0L);
     }
-    return new RequestCounts(byKind, 0);
+    return new RequestCounts(byKind, 0, Map.of());
   }
 
   /** The requests sent since {@code before}. */
@@ -42,11 +49,26 @@ public record RequestCounts(Map<String, Long> byKind, long audited) {
     return combine(other, 1);
   }
 
+  /** These counts, with {@code answered} as the server's. */
+  public RequestCounts withAtServer(Map<String, Long> answered) {
+    return new RequestCounts(byKind, audited, answered);
+  }
+
   private RequestCounts combine(RequestCounts other, long sign) {
-    Map<String, Long> byKindCombined = new LinkedHashMap<>();
-    byKind.forEach((kind, n) -> byKindCombined.put(kind,
-        n + sign * other.byKind.getOrDefault(kind, 0L)));
-    return new RequestCounts(byKindCombined, audited + sign * other.audited);
+    return new RequestCounts(combine(byKind, other.byKind, sign), audited + sign * other.audited,
+        combine(atServer, other.atServer, sign));
+  }
+
+  private static Map<String, Long> combine(Map<String, Long> a, Map<String, Long> b,
+      long sign) {
+    Map<String, Long> combined = new LinkedHashMap<>(a);
+    b.forEach((kind, n) -> combined.merge(kind, sign * n, Long::sum));
+    return combined;
+  }
+
+  /** Every request the server answered, of any kind. */
+  public long totalAtServer() {
+    return atServer.values().stream().mapToLong(Long::longValue).sum();
   }
 
   public long of(RequestKind kind) {
@@ -71,13 +93,30 @@ public record RequestCounts(Map<String, Long> byKind, long audited) {
 
   /** "3 PUT, 1 LIST, 2 GET": the kinds sent, in {@link RequestKind} order; "none" if none. */
   public String describe() {
+    return describe(byKind);
+  }
+
+  /** As {@link #describe()}, of the requests the server answered. */
+  public String describeAtServer() {
+    return describe(atServer);
+  }
+
+  /** The kinds of {@code counts} in {@link RequestKind} order, then any others. */
+  private static String describe(Map<String, Long> counts) {
     StringJoiner text = new StringJoiner(", ");
+    Map<String, Long> left = new LinkedHashMap<>(counts);
     for (RequestKind kind : RequestKind.values()) {
-      long n = of(kind);
+      long n = left.getOrDefault(kind.name(), 0L);
+      left.remove(kind.name());
       if (n != 0) {
         text.add(String.format(Locale.ROOT, "%,d %s", n, kind.name()));
       }
     }
+    left.forEach((kind, n) -> {
+      if (n != 0) {
+        text.add(String.format(Locale.ROOT, "%,d %s", n, kind));
+      }
+    });
     return text.length() == 0 ? "none" : text.toString();
   }
 }

@@ -56,6 +56,11 @@ final class S3Target implements Closeable {
     return new S3Target(null, conf, new Path(root, name), true);
   }
 
+  /** The log of the local server the run started, or null on a bucket of the user's. */
+  ServerLog serverLog() {
+    return server == null ? null : new ServerLog(server);
+  }
+
   /** A copy of the settings of s3a:// here, to change for one measurement. */
   Configuration conf() {
     return new Configuration(conf);

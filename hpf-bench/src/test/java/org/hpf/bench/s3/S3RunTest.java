@@ -45,6 +45,8 @@ class S3RunTest {
     for (Operation op : r.operations) {
       assertEquals(op.requests().audited(), op.requests().total(),
           "every request S3A sent is counted under one kind: " + op.summary());
+      assertEquals(op.requests().describe(), op.requests().describeAtServer(),
+          "the server answered what S3A counted: " + op.summary());
     }
     creates(r);
     lists(r);
@@ -53,7 +55,7 @@ class S3RunTest {
     }
 
     String md = Files.readString(new File(out, "s3.md").toPath());
-    assertTrue(md.contains("| create | one object per file, create performance | 200 | 1.00 |")
+    assertTrue(md.contains("| create | one object per file, create performance | 200 | 200 | 1.00 |")
         && md.contains("$0.005 per 1,000 PUT, COPY, POST and LIST requests"), md);
     assertTrue(S3Report.dollarsPerScale(r, r.find(Creations.OPERATION, S3Results.ARCHIVE))
         < S3Report.dollarsPerScale(r, r.find(Creations.OPERATION, Creations.PLAIN_FAST)) / 5,

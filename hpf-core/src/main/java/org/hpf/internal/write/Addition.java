@@ -16,8 +16,6 @@ import org.hpf.internal.format.Manifest.PartInfo;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.StorageProfile;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Members being added to an archive, shared by create and append: each is merged into a part
@@ -26,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * abort removes the journal, so nothing of it is ever rolled forward.
  */
 final class Addition {
-  private static final Logger LOG = LoggerFactory.getLogger(Addition.class);
-
   /**
    * What was merged and committed; {@code warnings}, what failed after the commit point (it did
    * not undo the commit).
@@ -200,9 +196,9 @@ final class Addition {
       deleteJournal();
     } catch (IOException | RuntimeException e) {
       // The journal of a committed generation is ignored and collected by the next writer.
-      warnings.add("generation " + commit.generation() + " committed, but its journal could "
-          + "not be deleted (the next writer removes it): " + e);
-      LOG.warn("{}: {}", storage.location(), warnings.get(warnings.size() - 1));
+      Warnings.add(warnings, storage.location(), "generation " + commit.generation()
+          + " committed, but its journal could not be deleted (the next writer removes it): "
+          + e);
     }
     return new Outcome(result, parts, files.get(), replaced.get(), deleted.get(), bytes.get(),
         merged - start, committed - merged, warnings);

@@ -221,9 +221,6 @@ public final class ArchiveWriter implements AutoCloseable {
   private static Recovered openRecovered(Configuration conf, ArchiveStorage target,
       WriterOptions options) throws IOException {
     ArchiveStorage storage = ArchiveFileDeleter.around(target);
-    if (!storage.rootExists()) {
-      throw new FileNotFoundException("archive does not exist: " + storage.location());
-    }
     UncommittedCreate.requireManifestsDirectory(storage);
     if (options.settings().breakLock()) {
       WriterLock.breakStale(storage);
@@ -839,9 +836,9 @@ public final class ArchiveWriter implements AutoCloseable {
     try {
       GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());
     } catch (IOException | RuntimeException e) {
-      warnings.add("generation " + committed.generation() + " committed, but removing files "
-          + "no generation needs failed (the next writer retries): " + e);
-      LOG.warn("{}: {}", storage.location(), warnings.get(0));
+      Warnings.add(warnings, storage.location(), "generation " + committed.generation()
+          + " committed, but removing files no generation needs failed (the next writer"
+          + " retries): " + e);
     }
     return warnings;
   }
@@ -919,9 +916,9 @@ public final class ArchiveWriter implements AutoCloseable {
         if (!committedAny) {
           throw e;
         }
-        closeWarnings.add("the change is committed, but closing the writer failed (a lock "
-            + "left behind is taken over once this process is gone): " + e);
-        LOG.warn("{}: {}", storage.location(), closeWarnings.get(closeWarnings.size() - 1));
+        Warnings.add(closeWarnings, storage.location(), "the change is committed, but closing"
+            + " the writer failed (a lock left behind is taken over once this process is gone): "
+            + e);
       }
     }
   }

@@ -69,9 +69,8 @@ final class ConditionalPublish {
       if (!ManifestRename.holds(storage, name, bytes, generation, e)) {
         throw e;
       }
-      warnings.add("generation " + generation + " committed, although creating its manifest "
-          + "reported: " + e.getMessage());
-      LOG.warn("{}: {}", storage.location(), warnings.get(0));
+      Warnings.add(warnings, storage.location(), "generation " + generation + " committed,"
+          + " although creating its manifest reported: " + e.getMessage());
     }
     Line line;
     try {

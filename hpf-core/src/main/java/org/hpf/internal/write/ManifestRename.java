@@ -6,8 +6,6 @@ import java.util.List;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveStorage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The commit point: renames a written temporary manifest to its generation's name. A rename that
@@ -16,8 +14,6 @@ import org.slf4j.LoggerFactory;
  * exactly the bytes written is this commit's, and the generation is committed.
  */
 final class ManifestRename {
-  private static final Logger LOG = LoggerFactory.getLogger(ManifestRename.class);
-
   private ManifestRename() {}
 
   /**
@@ -36,10 +32,10 @@ final class ManifestRename {
       if (!holds(storage, name, bytes, generation, failure)) {
         throw failure;
       }
-      String warning = "generation " + generation + " committed, although renaming its "
-          + "manifest reported: " + failure.getMessage();
-      LOG.warn("{}: {}", storage.location(), warning);
-      return List.of(warning);
+      List<String> warnings = new java.util.ArrayList<>();
+      Warnings.add(warnings, storage.location(), "generation " + generation + " committed,"
+          + " although renaming its manifest reported: " + failure.getMessage());
+      return warnings;
     }
   }
 

@@ -1,6 +1,5 @@
 package org.hpf.internal.write;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -37,8 +36,6 @@ import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A create or append whose members are merged elsewhere, in shares that run side by side (the
@@ -51,8 +48,6 @@ import org.slf4j.LoggerFactory;
  * every staged file (and, for a create, the archive directory), so the archive stays as it was.
  */
 public final class StagedChange implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(StagedChange.class);
-
   /** Files and bytes below the sources, and the symbolic links the walk met. */
   public record Survey(long files, long bytes, SourceLinks links) {}
 
@@ -129,9 +124,6 @@ public final class StagedChange implements AutoCloseable {
   public static StagedChange append(Configuration conf, Path archive,
       ArchiveStorage archiveStorage, WriterOptions options) throws IOException {
     ArchiveStorage storage = ArchiveFileDeleter.around(archiveStorage);
-    if (!storage.rootExists()) {
-      throw new FileNotFoundException("archive does not exist: " + storage.location());
-    }
     UncommittedCreate.requireManifestsDirectory(storage);
     if (options.settings().breakLock()) {
       WriterLock.breakStale(storage);
@@ -514,8 +506,7 @@ public final class StagedChange implements AutoCloseable {
   }
 
   private void warn(String warning) {
-    LOG.warn(warning);
-    warnings.add(warning);
+    Warnings.add(warnings, storage.location(), warning);
   }
 
   /** What {@link #finish} and {@link #close} could not clean up: left to the next writer. */

@@ -131,12 +131,18 @@ public final class UncommittedCreate {
   /**
    * Refuses a directory without {@code _manifests/} before a writer takes its lock or recovers
    * anything there: every create makes it first, so such a directory is no archive (one given by
-   * mistake), and nothing in it is hpf's to collect.
+   * mistake), and nothing in it is hpf's to collect. A path that does not exist is not found.
+   * Whether it exists is asked only when the listing lacks the directory: on an object store
+   * the question costs a HEAD and a LIST more.
    */
   static void requireManifestsDirectory(ArchiveStorage storage) throws IOException {
-    if (!storage.list("").contains(Manifest.DIR)) {
-      throw new NoCommittedGenerationException(storage.location(), false);
+    if (storage.list("").contains(Manifest.DIR)) {
+      return;
     }
+    if (!storage.rootExists()) {
+      throw new FileNotFoundException("archive does not exist: " + storage.location());
+    }
+    throw new NoCommittedGenerationException(storage.location(), false);
   }
 
   /** What opening a writer on the archive says once recovery removed such a create. */
