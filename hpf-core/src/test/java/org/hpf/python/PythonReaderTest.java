@@ -45,7 +45,7 @@ class PythonReaderTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7})
   void readsTheGoldenArchiveOfEveryFormatVersion(int version) throws IOException {
     Path archive = golden(version);
     try (HpfReader java = HpfReader.open(new Configuration(),
