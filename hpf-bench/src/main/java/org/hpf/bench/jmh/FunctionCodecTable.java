@@ -14,7 +14,11 @@ import org.hpf.internal.index.BucketFunction;
  * lookup of a key of the bucket (the mean over 10^6 lookups of keys in random order, after as
  * many to warm up), as {@code LoadedBucket.find} evaluates the function before its one read.
  *
- * <pre>java -cp hpf-bench/target/hpf-bench.jar:... org.hpf.bench.jmh.FunctionCodecTable</pre>
+ * <p>Given an archive's path, it then reports that archive's index bytes per file as written,
+ * and as they would be with codec 1 (2 above the base): each bucket's records read back and
+ * their function built with sux4j, the rest of the index file unchanged.
+ *
+ * <pre>java -cp hpf-bench/target/hpf-bench.jar:... org.hpf.bench.jmh.FunctionCodecTable [ARCHIVE]</pre>
  */
 public final class FunctionCodecTable {
   private static final int BUILDS = 5;
@@ -22,7 +26,7 @@ public final class FunctionCodecTable {
 
   private FunctionCodecTable() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws java.io.IOException {
     System.out.println("| keys | codec | bits per key (stored) | build (ms) | lookup (us) |");
     System.out.println("|---|---|---|---|---|");
     for (int keys : new int[] {100_000, 1_000_000}) {
@@ -35,6 +39,40 @@ public final class FunctionCodecTable {
           BucketFunction.CODEC_DISTINGUISHING_BITS}) {
         measure(codec, hashes, sorted);
       }
+    }
+    if (args.length > 0) {
+      indexBytesPerFile(new org.apache.hadoop.fs.Path(new java.io.File(args[0]).toURI()));
+    }
+  }
+
+  private static void indexBytesPerFile(org.apache.hadoop.fs.Path archive)
+      throws java.io.IOException {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    org.hpf.internal.io.HadoopStorage storage = new org.hpf.internal.io.HadoopStorage(
+        org.apache.hadoop.fs.FileSystem.getLocal(conf), archive, (short) 0);
+    long indexBytes = 0;
+    long hollowTrieIndexBytes = 0;
+    try (org.hpf.internal.read.HpfReader reader = org.hpf.internal.read.HpfReader.open(conf,
+        archive)) {
+      for (int layer = 0; layer < reader.layers().size(); layer++) {
+        for (var bucket : reader.layers().get(layer).buckets()) {
+          if (bucket.recordCount() == 0) {
+            continue;
+          }
+          List<byte[]> keys = new ArrayList<>();
+          for (var record : org.hpf.internal.index.IndexFileReader.readRecords(storage,
+              reader.manifest().archiveId(), bucket)) {
+            keys.add(record.hash().toBytes());
+          }
+          indexBytes += bucket.indexFileLength();
+          hollowTrieIndexBytes += bucket.indexFileLength() - bucket.functionLength()
+              + BucketFunction.buildHollowTrie(keys, layer > 0).toBytes().length;
+        }
+      }
+      long files = reader.manifest().fileCount();
+      System.out.printf(Locale.ROOT, "%n%,d files: index %.2f bytes per file (codecs 3 and 4), "
+          + "%.2f with codecs 1 and 2%n", files, indexBytes / (double) files,
+          hollowTrieIndexBytes / (double) files);
     }
   }
 
