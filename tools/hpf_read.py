@@ -16,9 +16,9 @@ address; --user NAME adds user.name=NAME for clusters with simple authentication
 It finds a record through the bucket's function where the function is one whose bytes
 FORMAT.md defines (codecs 3 and 4, "Function codec 3: distinguishing bits"), and otherwise by
 searching the bucket's records, which are in increasing order of their hash (FORMAT.md,
-"Finding a record without the function"): it needs no sux4j for codecs 1 and 2. Every check the format defines is made on what is read: CRC32C of headers, footers,
-function sections, record groups, names blocks, entry headers, chunks and contents; LZ4 blocks
-are decoded here. Exit codes are hpf's: 0 ok, 1 error, 2 bad usage, 3 not found, 4 corrupt
+"Finding a record without the function"): it needs no sux4j for codecs 1 and 2. Every check
+the format defines is made on what is read: CRC32C of headers, footers, function sections,
+record groups, names blocks, entry headers, chunks and contents; LZ4 blocks are decoded here. Exit codes are hpf's: 0 ok, 1 error, 2 bad usage, 3 not found, 4 corrupt
 archive (verify found problems), 5 unsupported format version.
 """
 
