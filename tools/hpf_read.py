@@ -13,11 +13,12 @@ which every HDFS cluster serves):
 ARCHIVE is a local directory, or webhdfs://host:port/path/to/archive.hpf (the NameNode's HTTP
 address; --user NAME adds user.name=NAME for clusters with simple authentication).
 
-It finds a record by searching the bucket's records, which are in increasing order of their
-hash (FORMAT.md, "Finding a record without the function"), so it never evaluates a bucket's
-function. Every check the format defines is made on what is read: CRC32C of headers, footers,
-function sections, record groups, names blocks, entry headers, chunks and contents; LZ4 blocks
-are decoded here. Exit codes are hpf's: 0 ok, 1 error, 2 bad usage, 3 not found, 4 corrupt
+It finds a record through the bucket's function where the function is one whose bytes
+FORMAT.md defines (codecs 3 and 4, "Function codec 3: distinguishing bits"), and otherwise by
+searching the bucket's records, which are in increasing order of their hash (FORMAT.md,
+"Finding a record without the function"): it needs no sux4j for codecs 1 and 2. Every check
+the format defines is made on what is read: CRC32C of headers, footers, function sections,
+record groups, names blocks, entry headers, chunks and contents; LZ4 blocks are decoded here. Exit codes are hpf's: 0 ok, 1 error, 2 bad usage, 3 not found, 4 corrupt
 archive (verify found problems), 5 unsupported format version.
 """
 
@@ -331,7 +332,7 @@ KIND_LABELS = {1: "manifest", 2: "directory", 3: "index", 4: "part", 5: "names",
 # The versions of each kind this reader reads (FORMAT.md, the table at the top).
 VERSIONS = {KIND_MANIFEST: range(1, 7), KIND_DIRECTORY: range(1, 2), KIND_INDEX: range(1, 4),
             KIND_PART: range(1, 3), KIND_NAMES: range(1, 4)}
-FORMAT_VERSIONS = range(1, 7)
+FORMAT_VERSIONS = range(1, 8)
 
 
 def check_header(data, file, kind, archive_id):
@@ -513,6 +514,79 @@ class Record:
         return self.flags & 3
 
 
+def first_difference(a, b):
+    """The first bit, counted from the most significant of byte 0, where two hashes differ."""
+    return 128 - (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).bit_length()
+
+
+class DistinguishingBits:
+    """Function codecs 3 and 4 (FORMAT.md, "Function codec 3: distinguishing bits")."""
+
+    def __init__(self, section, count, fingerprints, file, offset):
+        if count < 1 or len(section) < 1 + count // 2:
+            raise CorruptArchive(file, offset, f"function section of {len(section)} bytes "
+                                               f"cannot hold the bit positions of {count} keys")
+        base = section[0]
+        if base > 113:
+            raise CorruptArchive(file, offset, f"bit position base {base} is above 113")
+        n = count - 1
+        nibbles = []
+        for i in range(n):
+            packed = section[1 + i // 2]
+            nibbles.append(packed >> 4 if i % 2 == 0 else packed & 15)
+        if n % 2 and section[1 + n // 2] & 15:
+            raise CorruptArchive(file, offset, "the nibble after the last bit position is not 0")
+        at = 1 + (n + 1) // 2
+        positions = bytearray()
+        for v in nibbles:
+            if v < 15:
+                positions.append(base + v)
+                continue
+            if at >= len(section):
+                raise CorruptArchive(file, offset, "function section ends inside its escaped "
+                                                   "bit positions")
+            p = section[at]
+            at += 1
+            if p > 127 or base <= p < base + 15:
+                raise CorruptArchive(file, offset, f"escaped bit position {p} is inside the "
+                                                   f"base's values or past bit 127")
+            positions.append(p)
+        rest = len(section) - at
+        if rest != (2 * count if fingerprints else 0):
+            raise CorruptArchive(file, offset, f"function section has {rest} bytes after its "
+                                               f"bit positions")
+        rising = []  # no two equal positions without a smaller one between (FORMAT.md)
+        for i, p in enumerate(positions):
+            while rising and rising[-1] > p:
+                rising.pop()
+            if rising and rising[-1] == p:
+                raise CorruptArchive(file, offset, f"bit position {p} at {i} repeats an earlier "
+                                                   f"one with no smaller position between")
+            rising.append(p)
+        self.positions = bytes(positions)
+        self.fingerprints = section[at:] if fingerprints else None
+
+    def rank(self, h):
+        """Descends the trie: the smallest position of a range splits it by the hash's bit."""
+        key = int.from_bytes(h, "big")
+        low, high = 0, len(self.positions)
+        while low < high:
+            span = self.positions[low:high]
+            split = low + span.index(min(span))
+            if key >> (127 - self.positions[split]) & 1:
+                low = split + 1
+            else:
+                high = split
+        return low
+
+    def slot(self, h):
+        """The record number of a hash of the bucket; -1 where a fingerprint rules it out."""
+        r = self.rank(h)
+        if self.fingerprints is not None and self.fingerprints[2 * r:2 * r + 2] != h[8:10]:
+            return -1
+        return r
+
+
 class IndexFile:
     """One bucket's index file: header and function section checked; records read on demand."""
 
@@ -560,6 +634,7 @@ class IndexFile:
                                                f"header lays out {expected}")
         self.max_access = len(manifest.accesses)
         self._group_cache = {}
+        self._function = None
 
     def section_length(self):
         if self.version == 1:
@@ -643,7 +718,28 @@ class IndexFile:
         elif r.flags & ~3 & (0xFF if self.version == 1 else 7) or r.codec() > 1:
             raise CorruptArchive(self.file, at, f"record flags {r.flags:#x}")
 
+    def function_decoded(self):
+        """The bucket's function of codec 3 or 4, decoded once; None for other codecs."""
+        if self._function is None and self.codec in (3, 4):
+            self._function = DistinguishingBits(self.function, self.count, self.codec == 4,
+                                                self.file, HEADER_SIZE)
+        return self._function
+
     def find(self, h):
+        """Through the function where it is codec 3 or 4 and decodes, else by search."""
+        try:
+            function = self.function_decoded()
+        except CorruptArchive:
+            function = None  # damage confined to the function: the records still tell
+        if function is None:
+            return self.search(h)
+        slot = function.slot(h)
+        if slot < 0:
+            return None
+        record = self.record(slot)
+        return record if record.h == h else None
+
+    def search(self, h):
         """Binary search of the records, in increasing order of H (FORMAT.md)."""
         low, high = 0, self.count - 1
         while low <= high:
@@ -952,6 +1048,25 @@ def function_problem(index, records):
         for i, r in enumerate(records):
             if f[start + 2 * i:start + 2 * i + 2] != r.h[8:10]:
                 return f"fingerprint {i} is not bits 63..48 of its record's H"
+        return None
+    if index.codec in (3, 4):
+        try:
+            function = index.function_decoded()
+        except CorruptArchive as e:
+            return f"function section cannot be decoded ({e}); its members are found by " \
+                   f"searching the records"
+        for i in range(1, len(records)):
+            if function.positions[i - 1] != first_difference(records[i - 1].h, records[i].h):
+                return f"bit position {i - 1} is not where records {i - 1} and {i} first differ"
+        if function.fingerprints is not None:
+            for i, r in enumerate(records):
+                if function.fingerprints[2 * i:2 * i + 2] != r.h[8:10]:
+                    return f"fingerprint {i} is not bits 63..48 of its record's H"
+        # The positions are the records' own, so the function maps each H to its record; a
+        # sample of lookups checks the evaluation itself.
+        for i in range(0, len(records), max(1, len(records) // 64)):
+            if function.slot(records[i].h) != i:
+                return f"the function maps record {i}'s H to {function.slot(records[i].h)}"
         return None
     return (f"function codec {index.codec} is not one this reader knows; its members are "
             f"found by searching the records")

@@ -79,7 +79,7 @@ class HelpAndCompletionTest {
   void version() {
     Cli.Result r = Cli.run("--version");
     assertEquals(ExitCodes.OK, r.code());
-    assertTrue(r.out().matches("hpf \\S+ \\(archive format version 6\\)\nHadoop \\S+, Java .*\n"),
+    assertTrue(r.out().matches("hpf \\S+ \\(archive format version 7\\)\nHadoop \\S+, Java .*\n"),
         r::toString);
   }
 

@@ -318,8 +318,8 @@ abstract class MutationBattery extends BatteryBase {
         }
         try (ArchiveInput in = storage.open(ref.indexFile())) {
           int codec = in.readFully(FileHeader.SIZE + 10, 1)[0];
-          assertEquals(layer == 0 ? BucketFunction.CODEC_HOLLOW_TRIE
-              : BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS, codec,
+          assertEquals(layer == 0 ? BucketFunction.CODEC_DISTINGUISHING_BITS
+              : BucketFunction.CODEC_DISTINGUISHING_BITS_FINGERPRINTS, codec,
               ref.indexFile() + " of layer " + layer);
         }
         for (IndexRecord record : IndexFileReader.readRecords(storage, manifest.archiveId(),

@@ -58,7 +58,7 @@ import org.hpf.internal.write.WriterOptions;
  * plus listEntries() and lookups of absent and deleted names.
  *
  * <p>The archive has several generations ({@link #build}): a create, an append that adds names
- * and replaces some (a delta index layer with fingerprints, function codec 2), and a delete
+ * and replaces some (a delta index layer with fingerprints, function codec 4), and a delete
  * (tombstones); so it has several index layers, several names segments, and parts holding
  * entries that no member uses any more.
  *
@@ -454,7 +454,7 @@ final class CorruptionSweep {
     for (int i = 0; i < header.recordCount(); i++) {
       records.add(span.record(i));
     }
-    if (layer > 0 && header.functionCodec() != BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS) {
+    if (layer > 0 && !BucketFunction.carriesFingerprints(header.functionCodec())) {
       throw new AssertionError(ref.indexFile() + " of layer " + layer + " has codec "
           + header.functionCodec());
     }
@@ -465,7 +465,7 @@ final class CorruptionSweep {
   /**
    * The index bytes a lookup of {@code name} reads, as HpfReader looks names up: from the newest
    * layer down, skip empty buckets, load the bucket, evaluate its function (with fingerprints in
-   * codec 2) and read the record it names; stop at the first record whose hash is the name's.
+   * codecs 2 and 4) and read the record it names; stop at the first record whose hash is the name's.
    */
   private List<Touch> lookup(List<DirectoryFile> directories, String name, boolean member)
       throws IOException {
@@ -534,7 +534,7 @@ final class CorruptionSweep {
     return namesFiles.size();
   }
 
-  /** Index files of the layers above the base (fingerprinted, function codec 2). */
+  /** Index files of the layers above the base (fingerprinted, function codec 4). */
   long deltaIndexFiles() {
     return indexFiles.values().stream().filter(f -> f.layer() > 0).count();
   }
@@ -667,7 +667,7 @@ final class CorruptionSweep {
     if (index != null) {
       int sectionStart = FileHeader.SIZE;
       targets.add(new int[] {sectionStart, (int) index.recordsOffset()});
-      if (index.codec() == BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS) {
+      if (BucketFunction.carriesFingerprints(index.codec())) {
         int fingerprints = (int) index.recordsOffset() - 4 - 2 * index.records().size();
         targets.add(new int[] {fingerprints, fingerprints + 2 * index.records().size()});
       }

@@ -34,6 +34,7 @@ import org.hpf.internal.format.Manifest;
 import org.hpf.internal.format.MemberNames;
 import org.hpf.internal.format.NameEntry;
 import org.hpf.internal.format.NameHasher;
+import org.hpf.internal.index.BucketFunction;
 import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.read.EntryStatus;
 import org.hpf.internal.read.HpfReader;
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Reads a committed golden archive of one format version on every build, so that a change to
  * the bytes hpf reads (or writes) cannot pass unnoticed; see docs/FORMAT.md. The archive has
  * three generations (see {@link GoldenArchive}): its bytes cover a base index layer (function
- * codec 1, empty and single-key buckets), two newer layers with fingerprints (codec 2), one of
+ * codec 1, from format 7 codec 3; empty and single-key buckets), two newer layers with
+ * fingerprints (codec 2, from format 7 codec 4), one of
  * them a tombstone, three names segments (one with a deletion), entries no member uses any more,
  * and two manifests. Parsing by the documented layout alone covers the version's differences:
  * the hash algorithm, each kind's version, and the index records' layout.
@@ -127,7 +129,7 @@ abstract class GoldenArchiveChecks {
   /** The version a file of this kind has in an archive of this format version. */
   private int versionOf(FileKind kind) {
     return switch (kind) {
-      case MANIFEST -> version; // each format's manifest has its number
+      case MANIFEST -> Math.min(version, 6); // format 7 changed only the function codec
       case JOURNAL -> Math.min(version, 4);
       case DIRECTORY -> 1;
       case PART -> version >= 3 ? 2 : 1; // chunk checksums from format 3 on
@@ -254,9 +256,9 @@ abstract class GoldenArchiveChecks {
 
   @Test
   void goldenIndexCoversEmptyAndSingleKeyBucketsAndBothCodecs() throws IOException {
-    // Empty buckets (no index file) and sux4j's function of a single key, which it builds over
-    // a bit vector of its own that needs special care to serialize, in the base (codec 1) and in
-    // a fingerprinted layer (codec 2).
+    // Empty buckets (no index file) and functions of a single key (sux4j builds one over a bit
+    // vector of its own that needs special care to serialize; codec 3 stores no bit position),
+    // in the base (codec 1, from format 7 codec 3) and in a fingerprinted layer (codec 2, 4).
     try (HpfReader reader = open()) {
       List<Integer> counts = reader.directory().buckets().stream()
           .map(b -> b.recordCount()).toList();
@@ -277,7 +279,10 @@ abstract class GoldenArchiveChecks {
           }
           byte[] index = Files.readAllBytes(archive.resolve(bucket.indexFile()));
           int codec = index[FileHeader.SIZE + 10];
-          assertEquals(layer == 0 ? 1 : 2, codec, bucket.indexFile());
+          // Format 7 writes hpf's own codecs, 3 and 4; the formats before it sux4j's.
+          int base = version >= 7 ? BucketFunction.CODEC_DISTINGUISHING_BITS
+              : BucketFunction.CODEC_HOLLOW_TRIE;
+          assertEquals(layer == 0 ? base : base + 1, codec, bucket.indexFile());
           singleKeyCodec2 |= layer > 0 && bucket.recordCount() == 1;
           multiKeyCodec2 |= layer > 0 && bucket.recordCount() > 1;
         }
@@ -807,7 +812,10 @@ abstract class GoldenArchiveChecks {
       byte[] index = files.get(indexFile);
       assertTrue(index != null, "missing " + indexFile);
       assertEquals(bucket.indexFileLength(), index.length, indexFile + " IndexFileLength");
-      records.addAll(parseIndex(indexFile, index, bucket, prefixes.get(b), base ? 1 : 2, entries,
+      // Format 7 writes codecs 3 (base) and 4; earlier formats 1 and 2.
+      int codec = (version >= 7 ? BucketFunction.CODEC_DISTINGUISHING_BITS
+          : BucketFunction.CODEC_HOLLOW_TRIE) + (base ? 0 : 1);
+      records.addAll(parseIndex(indexFile, index, bucket, prefixes.get(b), codec, entries,
           byHash));
     }
     return records;
@@ -850,27 +858,32 @@ abstract class GoldenArchiveChecks {
             file + " GroupChecksum " + g);
       }
     }
-    // Codec 1: a Java serialization stream (magic 0xACED, stream version 5). Codec 2: its
-    // length, the same stream, one 16-bit fingerprint per record.
-    int serializedAt = functionAt;
-    if (codec == 2) {
-      int serialized = buf.getInt(functionAt);
-      assertEquals(functionLength, 4 + serialized + 2 * count, file + " SerializedLength");
-      serializedAt += 4;
+    boolean fingerprints = codec == 2 || codec == 4;
+    if (codec <= 2) {
+      // Codec 1: a Java serialization stream (magic 0xACED, stream version 5). Codec 2: its
+      // length, the same stream, one 16-bit fingerprint per record.
+      int serializedAt = functionAt;
+      if (codec == 2) {
+        int serialized = buf.getInt(functionAt);
+        assertEquals(functionLength, 4 + serialized + 2 * count, file + " SerializedLength");
+        serializedAt += 4;
+      }
+      assertEquals((short) 0xACED, buf.getShort(serializedAt), file + " serialization magic");
+      assertEquals(5, buf.getShort(serializedAt + 2), file + " serialization version");
     }
-    assertEquals((short) 0xACED, buf.getShort(serializedAt), file + " serialization magic");
-    assertEquals(5, buf.getShort(serializedAt + 2), file + " serialization version");
+    List<byte[]> hashes = new ArrayList<>();
     List<Record> records = new ArrayList<>();
     String previous = null;
     for (int r = 0; r < count; r++) {
       int at = version == 1 ? recordsOffset + 40 * r
           : recordsOffset + groupBytes * (r / 32) + 40 * (r % 32);
       String hash = java.util.HexFormat.of().formatHex(index, at, at + 16);
+      hashes.add(Arrays.copyOfRange(index, at, at + 16));
       assertTrue(previous == null || previous.compareTo(hash) < 0, "records in H order");
       previous = hash;
       long lo = buf.getLong(at + 8);
       assertEquals(prefix, (int) (lo & ((1L << bucket.localDepth()) - 1)), "Prefix");
-      if (codec == 2) {
+      if (fingerprints) {
         int fingerprintAt = sectionEnd - 2 * count + 2 * r;
         // Bits 63..48 of H's second 8 bytes.
         assertEquals(buf.getShort(at + 8), buf.getShort(fingerprintAt), file + " Fingerprint " + r);
@@ -888,7 +901,7 @@ abstract class GoldenArchiveChecks {
       if (record.flags() >= 0x80) {
         assertEquals(new Record(hash, 0, 0x80, 0, 0, 0, -1), record,
             "a tombstone's exact form (access id 0)");
-        assertTrue(codec == 2, "the base keeps no tombstones");
+        assertTrue(fingerprints, "the base keeps no tombstones");
       } else {
         Entry entry = entries.get(record.part() + "@" + record.offset());
         assertTrue(entry != null, file + ": record of " + name + " points at no entry");
@@ -902,7 +915,61 @@ abstract class GoldenArchiveChecks {
       }
       records.add(record);
     }
+    if (codec >= 3) {
+      assertDistinguishingBits(file, index, functionAt, functionLength - (fingerprints ? 2 * count
+          : 0), hashes);
+    }
     return records;
+  }
+
+  /**
+   * Codec 3 --> Base:uint8, Nibble^(RecordCount - 1) two to a byte (high half first, a 0 after
+   * an odd last one), EscapedPosition:uint8 for each nibble 15, in order: the positions are
+   * where neighbouring records' H first differ, each Base + its nibble unless escaped, and Base
+   * is the lowest whose 15 values hold the most positions (the writer's rule).
+   */
+  private static void assertDistinguishingBits(String file, byte[] index, int at, int length,
+      List<byte[]> hashes) {
+    int[] positions = new int[hashes.size() - 1];
+    int[] counts = new int[128];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = 128 - new java.math.BigInteger(1, hashes.get(i))
+          .xor(new java.math.BigInteger(1, hashes.get(i + 1))).bitLength();
+      counts[positions[i]]++;
+    }
+    int base = index[at] & 0xFF;
+    int held = 0;
+    int mostHeld = -1;
+    int lowestBest = 0;
+    for (int b = 0; b <= 113; b++) {
+      int sum = 0;
+      for (int v = 0; v < 15; v++) {
+        sum += counts[b + v];
+      }
+      if (sum > mostHeld) {
+        mostHeld = sum;
+        lowestBest = b;
+      }
+      if (b == base) {
+        held = sum;
+      }
+    }
+    assertEquals(lowestBest, base, file + " Base");
+    assertEquals(mostHeld, held);
+    int escapedAt = at + 1 + positions.length / 2 + positions.length % 2;
+    for (int i = 0; i < positions.length; i++) {
+      int packed = index[at + 1 + i / 2] & 0xFF;
+      int nibble = i % 2 == 0 ? packed >>> 4 : packed & 0xF;
+      boolean inside = positions[i] >= base && positions[i] < base + 15;
+      assertEquals(inside ? positions[i] - base : 15, nibble, file + " Nibble " + i);
+      if (!inside) {
+        assertEquals(positions[i], index[escapedAt++] & 0xFF, file + " EscapedPosition " + i);
+      }
+    }
+    if (positions.length % 2 == 1) {
+      assertEquals(0, index[at + positions.length / 2 + 1] & 0xF, file + " last nibble's pad");
+    }
+    assertEquals(at + length, escapedAt, file + " function length");
   }
 
   /**

@@ -34,7 +34,7 @@ class NewerFormatTest {
   @TempDir Path tmp;
 
   private Path newerCopy() throws IOException {
-    return PythonReaderTest.copyOf(PythonReaderTest.golden(6), tmp.resolve("newer.hpf"));
+    return PythonReaderTest.copyOf(PythonReaderTest.golden(7), tmp.resolve("newer.hpf"));
   }
 
   private static HpfReader open(Path archive) throws IOException {
@@ -101,7 +101,7 @@ class NewerFormatTest {
         (file, at, length) -> file[IndexFunctionSurgery.CODEC_AT] = 9);
     Path extracted = tmp.resolve("extracted");
     ReaderComparison.ok(PythonReader.run("extract", archive.toString(), extracted.toString()));
-    try (HpfReader golden = open(PythonReaderTest.golden(6)); HpfReader newer = open(archive);
+    try (HpfReader golden = open(PythonReaderTest.golden(7)); HpfReader newer = open(archive);
         Stream<NameEntry> names = golden.listEntries()) {
       for (NameEntry entry : (Iterable<NameEntry>) names::iterator) {
         byte[] bytes = golden.get(entry.name());

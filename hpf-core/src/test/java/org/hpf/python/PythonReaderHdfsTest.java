@@ -24,9 +24,9 @@ class PythonReaderHdfsTest {
     MiniDfs dfs = MiniDfs.shared();
     FileSystem fs = dfs.fileSystem();
     org.apache.hadoop.fs.Path archive = fs.makeQualified(
-        new org.apache.hadoop.fs.Path("/python/golden-v6.hpf"));
+        new org.apache.hadoop.fs.Path("/python/golden-v7.hpf"));
     fs.copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(
-        PythonReaderTest.golden(6).toUri()), archive);
+        PythonReaderTest.golden(7).toUri()), archive);
     InetSocketAddress http = dfs.cluster().getNameNode().getHttpAddress();
     String url = "webhdfs://" + http.getHostString() + ":" + http.getPort()
         + archive.toUri().getPath();

@@ -14,12 +14,17 @@ import org.openjdk.jmh.annotations.Setup;
  * Directory + bucket function evaluation for a hashed name: models {@code HpfReader.find}
  * picking the bucket ({@code DirectoryFile.slotOf} on the in-memory directory) and {@code
  * LoadedBucket.find} evaluating the bucket's monotone minimal perfect hash function ({@code
- * BucketFunction.slotOf}: sux4j's HollowTrie + 16-bit fingerprint) to get the record's slot.
- * The function holds {@code keys} hashes, as one bucket of an archive of that many files.
+ * BucketFunction.slotOf}) to get the record's slot, with the codec of the index layers above the
+ * base ({@code 4}: distinguishing bits + 16-bit fingerprints) or the one before it ({@code 2}:
+ * sux4j's HollowTrie + fingerprints). The function holds {@code keys} hashes, as one bucket of an
+ * archive of that many files.
  */
 public class BucketLookupBench extends JmhBase {
   @Param({"10000", "100000"})
   public int keys;
+
+  @Param({"4", "2"})
+  public int codec;
 
   NameHash[] hashes;
   int[] slots;
@@ -39,7 +44,8 @@ public class BucketLookupBench extends JmhBase {
     for (NameHash h : copy) {
       sorted.add(h.toBytes());
     }
-    function = BucketFunction.build(sorted, true);
+    function = codec == BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS
+        ? BucketFunction.buildHollowTrie(sorted, true) : BucketFunction.build(sorted, true);
     slots = new int[] {0}; // a directory of depth 0: every hash in bucket 0
   }
 

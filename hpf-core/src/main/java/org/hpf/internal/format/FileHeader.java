@@ -14,7 +14,7 @@ public final class FileHeader {
   public static final int MAGIC = 0x4850461A;
   public static final int SIZE = 24;
   /** The archive format version this code writes (each file kind has its own, at most this). */
-  public static final int FORMAT_VERSION = 6;
+  public static final int FORMAT_VERSION = 7;
   public static final int MIN_SUPPORTED_VERSION = 1;
   /** Offset of the version byte in the header. */
   static final int VERSION_OFFSET = 5;

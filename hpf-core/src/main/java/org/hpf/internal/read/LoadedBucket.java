@@ -134,8 +134,8 @@ final class LoadedBucket implements java.io.Closeable {
       try {
         return loaded.slotOf(hash);
       } catch (RuntimeException | AssertionError e) {
-        // A function that passed its checksum but is not one sux4j built can fail inside the
-        // library: out-of-range indexes, or its assertions where they are on.
+        // A function that passed its checksum but is not one its codec builds can fail inside
+        // sux4j (codecs 1 and 2): out-of-range indexes, or its assertions where they are on.
         function = null;
         unreadable.report(file, new CorruptArchiveException(file,
             FileHeader.SIZE + IndexHeader.SIZE, "the bucket's function cannot be evaluated ("

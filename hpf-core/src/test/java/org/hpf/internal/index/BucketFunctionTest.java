@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The bucket function of every small size survives its codec: built over sorted hashes, written
+ * The hollow-trie bucket function (codecs 1 and 2, which hpf wrote before codec 3 and still
+ * reads) of every small size survives its codec: built over sorted hashes, written
  * to bytes and read back, it maps each hash to its rank. Size 1 is the case sux4j cannot
  * serialize on its own (its single-key trie holds a non-serializable empty bit vector). Codec 2
  * (docs/FORMAT.md, "Function codecs") is codec 1 framed by its length and followed by a 16-bit
@@ -67,7 +68,7 @@ class BucketFunctionTest {
     long seed = Long.getLong("hpf.test.seed", new SecureRandom().nextLong());
     Random random = new Random(seed ^ size);
     List<NameHash> hashes = sortedHashes(random, size);
-    BucketFunction built = BucketFunction.build(keys(hashes), fingerprints);
+    BucketFunction built = BucketFunction.buildHollowTrie(keys(hashes), fingerprints);
     byte[] bytes = built.toBytes();
     int codec = size == 0 ? BucketFunction.CODEC_EMPTY : fingerprints
         ? BucketFunction.CODEC_HOLLOW_TRIE_FINGERPRINTS : BucketFunction.CODEC_HOLLOW_TRIE;
@@ -96,8 +97,8 @@ class BucketFunctionTest {
   void codec2LayoutIsCodec1PlusFingerprints(int size) throws Exception {
     Random random = new Random(size * 31L);
     List<NameHash> hashes = sortedHashes(random, size);
-    byte[] codec1 = BucketFunction.build(keys(hashes), false).toBytes();
-    byte[] codec2 = BucketFunction.build(keys(hashes), true).toBytes();
+    byte[] codec1 = BucketFunction.buildHollowTrie(keys(hashes), false).toBytes();
+    byte[] codec2 = BucketFunction.buildHollowTrie(keys(hashes), true).toBytes();
     assertEquals(4 + codec1.length + 2 * size, codec2.length);
     ByteBuffer buf = ByteBuffer.wrap(codec2);
     assertEquals(codec1.length, buf.getInt());
@@ -127,8 +128,8 @@ class BucketFunctionTest {
     // from the bits the keys are ordered by.
     int size = 20_000;
     List<NameHash> hashes = sortedHashes(random, size);
-    BucketFunction plain = BucketFunction.build(keys(hashes), false);
-    BucketFunction printed = BucketFunction.build(keys(hashes), true);
+    BucketFunction plain = BucketFunction.buildHollowTrie(keys(hashes), false);
+    BucketFunction printed = BucketFunction.buildHollowTrie(keys(hashes), true);
     int rejected = 0;
     int inRangeWithoutFingerprints = 0;
     for (int i = 0; i < 20_000; i++) {
@@ -166,7 +167,7 @@ class BucketFunctionTest {
   void codec2SectionsWithImpossibleLengthsAreCorruption() throws Exception {
     Random random = new Random(5);
     List<NameHash> hashes = sortedHashes(random, 20);
-    byte[] good = BucketFunction.build(keys(hashes), true).toBytes();
+    byte[] good = BucketFunction.buildHollowTrie(keys(hashes), true).toBytes();
     // Fewer or more fingerprints than records, a serialized length past the section, or
     // negative, or a section too short to hold the length itself.
     assertThrows(CorruptArchiveException.class,
@@ -188,12 +189,12 @@ class BucketFunctionTest {
           () -> BucketFunction.fromBytes(2, good, 0, n, 20, "t"), "section of " + n + " bytes");
     }
     // Codec 1 bytes given as codec 2 and the reverse, and unknown codecs.
-    byte[] codec1 = BucketFunction.build(keys(hashes), false).toBytes();
+    byte[] codec1 = BucketFunction.buildHollowTrie(keys(hashes), false).toBytes();
     assertThrows(CorruptArchiveException.class,
         () -> BucketFunction.fromBytes(2, codec1, 0, codec1.length, 20, "t"));
     assertThrows(CorruptArchiveException.class,
         () -> BucketFunction.fromBytes(1, good, 0, good.length, 20, "t"));
-    for (int codec : new int[] {3, 255}) {
+    for (int codec : new int[] {5, 255}) {
       assertThrows(CorruptArchiveException.class,
           () -> BucketFunction.fromBytes(codec, good, 0, good.length, 20, "t"));
     }

@@ -50,7 +50,7 @@ class CraftedFunctionTest {
   @Test
   void aHugeArrayLengthIsRefusedBeforeItIsAllocated() throws Exception {
     int size = 1000;
-    byte[] real = BucketFunction.build(keys(size), false).toBytes();
+    byte[] real = BucketFunction.buildHollowTrie(keys(size), false).toBytes();
     BucketFunction.fromBytes(BucketFunction.CODEC_HOLLOW_TRIE, real, 0, real.length, size, "ok");
     List<Integer> lengths = longArrayLengths(real);
     assertTrue(!lengths.isEmpty(), "the function has long[] words");
