@@ -68,14 +68,17 @@ class IndexFileWriterTest {
     byte[] file = Files.readAllBytes(tmp.resolve(ref.indexFile()));
     assertEquals(ref.indexFileLength(), file.length);
     assertTrue(file.length <= blockSize, file.length + " bytes in a block of " + blockSize);
-    assertEquals(2, file[FileHeader.SIZE + 10], "fingerprinted: function codec 2");
+    assertEquals(BucketFunction.CODEC_DISTINGUISHING_BITS_FINGERPRINTS,
+        file[FileHeader.SIZE + 10], "fingerprinted: function codec 4");
     assertEquals(capacity, ByteBuffer.wrap(file).getInt(FileHeader.SIZE));
     assertEquals(new HashSet<>(records),
         new HashSet<>(IndexFileReader.readRecords(storage, ID, ref)));
-    // Without fingerprints: codec 1, two bytes per record smaller.
+    // Without fingerprints: codec 3, two bytes per record smaller (codec 4 has no length
+    // before its fingerprints).
     BucketRef plain = IndexFileWriter.write(storage, ID, 7, 4, 0, 0, records, blockSize, false);
-    assertEquals(1, Files.readAllBytes(tmp.resolve(plain.indexFile()))[FileHeader.SIZE + 10]);
-    assertEquals(ref.functionLength() - 4 - 2 * capacity, plain.functionLength());
+    assertEquals(BucketFunction.CODEC_DISTINGUISHING_BITS,
+        Files.readAllBytes(tmp.resolve(plain.indexFile()))[FileHeader.SIZE + 10]);
+    assertEquals(ref.functionLength() - 2 * capacity, plain.functionLength());
   }
 
   @Test
