@@ -40,10 +40,14 @@ class ChainSweepTest {
     return known;
   }
 
-  /** Runs one chain, as the sweep found it failing and shrank it; it must pass. */
+  /** Runs one chain on local disk, as the sweep found it failing and shrank it; it must pass. */
   private void replay(List<Actor> actors, ChainExplorer.Segment... chain) throws Exception {
-    List<String> failures = new ChainExplorer(ScheduleExplorer.localDisk(tmp)).run(actors,
-        List.of(chain));
+    replay(ScheduleExplorer.localDisk(tmp), actors, chain);
+  }
+
+  private static void replay(ScheduleExplorer.Place place, List<Actor> actors,
+      ChainExplorer.Segment... chain) throws Exception {
+    List<String> failures = new ChainExplorer(place).run(actors, List.of(chain));
     if (!failures.isEmpty()) {
       throw new AssertionError(String.join("\n", failures));
     }
@@ -84,6 +88,18 @@ class ChainSweepTest {
   void aRecoveryLeavesTheDirectoryACreateFilledMeanwhile() throws Exception {
     replay(List.of(ScheduleExplorer.create("a"), ScheduleExplorer.create("b"),
         ScheduleExplorer.recover(true)), turn(2, 34));
+  }
+
+  /**
+   * Object store rules: A takes its lock (5 calls); B breaks it and stops while its recovery
+   * collects, having listed the manifests (15 calls); A commits generation 3 and its retention
+   * removes generation 1's manifest, which B listed: B must list again, not fail on it.
+   */
+  @Test
+  void aCollectionWhoseListedManifestAnotherWriterRetiredListsAgain() throws Exception {
+    replay(ScheduleExplorer.conditionalLocalDisk(tmp), List.of(
+        ScheduleExplorer.append("a", false), ScheduleExplorer.append("b", true)),
+        turn(0, 5), turn(1, 15));
   }
 
   @ParameterizedTest(name = "object store rules: {0}")

@@ -1,5 +1,6 @@
 package org.hpf.internal.write;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,22 +37,15 @@ final class GarbageCollector {
    */
   static int collect(ArchiveStorage storage, int retain, Set<String> protect)
       throws IOException {
-    List<Long> generations = new ArrayList<>();
-    for (String name : storage.list(Manifest.DIR)) {
-      long generation = Manifest.generationOf(name);
-      if (generation >= 0) {
-        generations.add(generation);
-      }
-    }
-    generations.sort(Comparator.reverseOrder());
-    List<Long> kept = generations.subList(0, Math.min(retain, generations.size()));
+    Kept keeping = kept(storage, retain);
+    List<Long> generations = keeping.generations();
+    List<Long> kept = generations.subList(0, keeping.manifests().size());
     long newest = generations.isEmpty() ? 0 : generations.get(0);
     Set<String> referenced = new HashSet<>(protect);
     int partIdFloor = Integer.MAX_VALUE;
-    for (long generation : kept) {
-      Manifest manifest = Manifest.read(storage, generation);
+    for (Manifest manifest : keeping.manifests()) {
       referenced.addAll(filesOf(storage, manifest));
-      if (generation == newest) {
+      if (manifest.generation() == newest) {
         partIdFloor = manifest.partIdFloor();
       }
     }
@@ -88,6 +82,41 @@ final class GarbageCollector {
       deleted += deleteUnlessKept(() -> storage.delete(name));
     }
     return deleted;
+  }
+
+  /** Every committed generation listed, newest first, and the manifests of the kept ones. */
+  private record Kept(List<Long> generations, List<Manifest> manifests) {}
+
+  /** Listings of the manifests a collection makes before it gives up on a moving archive. */
+  private static final int LISTINGS = 5;
+
+  /**
+   * The generations there and the manifests of the newest {@code retain}. On an object store
+   * writers commit side by side, and another writer's retention may remove a manifest listed
+   * here once it committed a newer one: then the manifests are listed again.
+   */
+  private static Kept kept(ArchiveStorage storage, int retain) throws IOException {
+    for (int listing = 1; ; listing++) {
+      List<Long> generations = new ArrayList<>();
+      for (String name : storage.list(Manifest.DIR)) {
+        long generation = Manifest.generationOf(name);
+        if (generation >= 0) {
+          generations.add(generation);
+        }
+      }
+      generations.sort(Comparator.reverseOrder());
+      try {
+        List<Manifest> manifests = new ArrayList<>();
+        for (long generation : generations.subList(0, Math.min(retain, generations.size()))) {
+          manifests.add(Manifest.read(storage, generation));
+        }
+        return new Kept(generations, manifests);
+      } catch (FileNotFoundException e) {
+        if (listing == LISTINGS) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** A delete of one file. */
