@@ -1,6 +1,7 @@
 package org.hpf.internal.write;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.hpf.internal.format.Manifest;
@@ -32,7 +33,7 @@ final class ManifestRename {
       if (!holds(storage, name, bytes, generation, failure)) {
         throw failure;
       }
-      List<String> warnings = new java.util.ArrayList<>();
+      List<String> warnings = new ArrayList<>();
       Warnings.add(warnings, storage.location(), "generation " + generation + " committed,"
           + " although renaming its manifest reported: " + failure.getMessage());
       return warnings;

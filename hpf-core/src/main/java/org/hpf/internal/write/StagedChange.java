@@ -88,7 +88,7 @@ public final class StagedChange implements AutoCloseable {
   /** Starts creating {@code archive}, which must not exist or be an empty directory. */
   public static StagedChange create(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    return create(conf, archive, storageFor(conf, archive, options), options);
+    return create(conf, archive, storage(conf, archive, options), options);
   }
 
   /** As {@link #create(Configuration, Path, WriterOptions)}, through {@code archiveStorage}. */
@@ -117,7 +117,7 @@ public final class StagedChange implements AutoCloseable {
   /** Starts appending to {@code archive}: lock, then recover if a writer died. */
   public static StagedChange append(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    return append(conf, archive, storageFor(conf, archive, options), options);
+    return append(conf, archive, storage(conf, archive, options), options);
   }
 
   /** As {@link #append(Configuration, Path, WriterOptions)}, through {@code archiveStorage}. */
@@ -177,17 +177,14 @@ public final class StagedChange implements AutoCloseable {
     }
   }
 
-  /** The archive's storage (each use puts the one deleter around it). */
-  private static ArchiveStorage storageFor(Configuration conf, Path archive,
-      WriterOptions options) throws IOException {
-    return HdfsIntegration.storageToChange(conf, archive, (short) options.layout().replication(),
-        options.layout().partSize(), options.settings());
-  }
-
-  /** The archive's storage for {@code options}: what the job's committer changes it through. */
+  /**
+   * The archive's storage for {@code options}: what the driver and the job's committer change it
+   * through (each use puts the one deleter around it).
+   */
   public static ArchiveStorage storage(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    return storageFor(conf, archive, options);
+    return HdfsIntegration.storageToChange(conf, archive, (short) options.layout().replication(),
+        options.layout().partSize(), options.settings());
   }
 
   private static String stagingName(StagedPlan plan) {
@@ -296,7 +293,7 @@ public final class StagedChange implements AutoCloseable {
    */
   public static Manifest commit(Configuration conf, Path archive, StagedPlan plan,
       List<StagedShare> shares, WriterOptions options) throws IOException {
-    return commit(conf, storageFor(conf, archive, options), plan, shares, options);
+    return commit(conf, storage(conf, archive, options), plan, shares, options);
   }
 
   /** As {@link #commit(Configuration, Path, StagedPlan, List, WriterOptions)}, through one. */
