@@ -2,6 +2,7 @@ package org.hpf.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.internal.write.WriterOptions;
@@ -42,6 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow")
 class StalledWriterTest {
   private static final long SOFT_LIMIT_MS = 2_000;
+  /** The DataNodes' socket timeout on the cluster of the pipeline test. */
+  private static final int PIPELINE_TIMEOUT_MS = 3_000;
   /** HDFS's defaults, restored for the other tests on the shared cluster. */
   private static final long DEFAULT_SOFT_LIMIT_MS = 60_000;
   private static final long DEFAULT_HARD_LIMIT_MS = 1_200_000;
@@ -113,6 +118,99 @@ class StalledWriterTest {
         assertArrayEquals(StallingWriter.content(i), reader.get(StallingWriter.member(i)));
       }
     }
+  }
+
+  /**
+   * A real {@code hpf append} stopped while it writes a part, past the DataNodes' socket timeout
+   * (shortened to seconds on a cluster of its own, so they drop its pipelines and its writes
+   * fail once it goes on) and past the lease's soft limit. Whatever the pipeline errors make of
+   * the change, the exit code must say what the archive shows: 0 and every member there, or a
+   * documented failure, one line, and none of them there.
+   */
+  @Test
+  void anAppendStoppedPastThePipelineTimeoutReportsWhatTheArchiveShows() throws Exception {
+    Configuration conf = MiniDfs.testConfiguration();
+    conf.setInt("dfs.client.socket-timeout", PIPELINE_TIMEOUT_MS);
+    conf.setInt("dfs.datanode.socket.write.timeout", PIPELINE_TIMEOUT_MS);
+    java.io.File base = dir.resolve("pipeline-cluster").toFile();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
+    MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, base).numDataNodes(3).build();
+    try {
+      cluster.waitActive();
+      cluster.setLeasePeriod(SOFT_LIMIT_MS, DEFAULT_HARD_LIMIT_MS);
+      Configuration client = new Configuration(cluster.getConfiguration(0));
+      client.set(FileSystem.FS_DEFAULT_NAME_KEY, cluster.getURI().toString());
+      FileSystem fs = cluster.getFileSystem();
+      org.apache.hadoop.fs.Path archive = fs.makeQualified(
+          new org.apache.hadoop.fs.Path("/stalled/pipeline.hpf"));
+      try (ArchiveWriter writer = ArchiveWriter.create(client, archive,
+          WriterOptions.defaults())) {
+        writer.add("seed", new byte[] {7}, 0);
+        writer.commit();
+      }
+      Path sources = Files.createDirectories(dir.resolve("sources-pipeline"));
+      java.util.Random random = new java.util.Random(42);
+      for (int i = 0; i < 3_000; i++) {
+        byte[] bytes = new byte[4_096];
+        random.nextBytes(bytes);
+        Files.write(sources.resolve("p-" + i), bytes);
+      }
+      List<String> command = java(HpfCommand.class.getName(), "append", "-q",
+          archive.toString(), sources.toString());
+      Path out = dir.resolve("pipeline.out");
+      Path err = dir.resolve("pipeline.err");
+      Process append = new ProcessBuilder(command).redirectOutput(out.toFile())
+          .redirectError(err.toFile()).start();
+      try {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!writingAPart(fs, archive)) {
+          assertTrue(append.isAlive(), () -> "the append ended before it wrote a part: "
+              + read(out) + read(err));
+          assertTrue(System.nanoTime() < deadline, "the append wrote no part in 120 s");
+          Thread.sleep(10); // polls the NameNode for the append's part; bounded above
+        }
+        signal("STOP", append);
+        // The premise of the test: past the DataNodes' socket timeout and the soft limit.
+        Thread.sleep(Math.max(SOFT_LIMIT_MS, PIPELINE_TIMEOUT_MS) * 3L);
+        signal("CONT", append);
+        assertTrue(append.waitFor(120, TimeUnit.SECONDS), "the append did not end");
+      } finally {
+        append.destroyForcibly();
+      }
+      Run ended = new Run(append.exitValue(), read(out), read(err));
+      assertFalse(ended.err.contains("\tat ") || ended.err.contains("Self-suppression")
+          || ended.err.contains("RemoteException"), ended::toString);
+      Cli.Result verify = Cli.run("verify", archive.toString());
+      try (HpfReader reader = HpfReader.open(client, archive)) {
+        if (ended.code == ExitCodes.OK) {
+          assertEquals(3_001, reader.manifest().fileCount(), ended::toString);
+          for (int i = 0; i < 3_000; i += 97) {
+            assertArrayEquals(Files.readAllBytes(sources.resolve("p-" + i)),
+                reader.get("p-" + i), ended::toString);
+          }
+        } else {
+          assertEquals(1, reader.manifest().fileCount(), ended::toString);
+          assertTrue(ended.err.startsWith("hpf: ") && ended.err.strip().lines().count() == 1,
+              ended::toString);
+        }
+      }
+      assertEquals(ExitCodes.OK, verify.code(), verify::toString);
+      System.out.println("an append stopped past the pipeline timeout: " + ended);
+    } finally {
+      cluster.shutdown(true);
+    }
+  }
+
+  /** True once a part file of generation 2 (the append's, id 1 and up) is on the NameNode. */
+  private static boolean writingAPart(FileSystem fs, org.apache.hadoop.fs.Path archive)
+      throws IOException {
+    for (org.apache.hadoop.fs.FileStatus status : fs.listStatus(archive)) {
+      String name = status.getPath().getName();
+      if (name.startsWith("part-") && !name.equals("part-000000")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Exit code and output of a process. */

@@ -9,6 +9,7 @@ import org.hpf.testing.MemoryTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -100,6 +101,22 @@ class ChainSweepTest {
     replay(ScheduleExplorer.conditionalLocalDisk(tmp), List.of(
         ScheduleExplorer.append("a", false), ScheduleExplorer.append("b", true)),
         turn(0, 5), turn(1, 15));
+  }
+
+  /**
+   * Object store rules: A takes its free lock and stops (5 to 7 calls) before its recovery; B
+   * breaks the lock and stops with an upload open (its republished manifest or its part), or
+   * having written its index and names files; A goes on and fails as lock lost. B must commit:
+   * A neither aborts B's uploads (a writer aborts pending uploads only where it broke a lock,
+   * after confirming its own) nor takes the names B picked (B's recovery raises the part id
+   * floor above all A may still add).
+   */
+  @ParameterizedTest(name = "chain [#0 x{0}, #1 x{1}]")
+  @CsvSource({"5, 25", "7, 19", "7, 37", "6, 41", "6, 48"})
+  void aWriterFencedOffOnAnObjectStoreLeavesTheNewHolderAlone(int a, int b) throws Exception {
+    replay(ScheduleExplorer.conditionalLocalDisk(tmp), List.of(
+        ScheduleExplorer.append("a", false), ScheduleExplorer.append("b", true)),
+        turn(0, a), turn(1, b));
   }
 
   @ParameterizedTest(name = "object store rules: {0}")

@@ -177,7 +177,7 @@ class WriterLockTest {
   /** Takes the lock, lets {@code takeOver} replace it, releases: the new lock stays. */
   private static void releaseLeavesTheNewHoldersLock(ArchiveStorage storage, TakeOver takeOver)
       throws Exception {
-    WriterLock lock = WriterLock.acquire(storage, "writer");
+    WriterLock lock = WriterLock.acquire(storage, "writer", 1);
     WriterLock.breakStale(storage); // the holder is judged gone: its lock is removed ...
     takeOver.run(); // ... and another writer takes the lock
     try {
@@ -281,7 +281,7 @@ class WriterLockTest {
     Configuration conf = new Configuration();
     org.apache.hadoop.fs.Path archive = archiveWithFiles(conf, hadoopPath(tmp.resolve("u.hpf")));
     ArchiveStorage real = storage(conf, archive);
-    WriterLock held = WriterLock.acquire(real, "append");
+    WriterLock held = WriterLock.acquire(real, "append", 1);
     try {
       ArchiveStorage unreadable = new org.hpf.internal.io.ForwardingStorage(real) {
         @Override
@@ -297,7 +297,7 @@ class WriterLockTest {
           return true;
         }
       };
-      assertThrows(ArchiveLockedException.class, () -> WriterLock.acquire(unreadable, "append"));
+      assertThrows(ArchiveLockedException.class, () -> WriterLock.acquire(unreadable, "append", 1));
       assertTrue(read(real).contains("append by "), "the holder's lock is still there");
     } finally {
       held.release();

@@ -140,31 +140,40 @@ class ObjectStoreWriteTest {
   }
 
   /**
-   * Two writers past a broken lock pick the same part name: the one that closes it second loses
-   * the name, fails, and in cleaning up leaves the winner's part alone (its stream, closed again
-   * by the cleanup without error, does not make the part its own).
+   * A writer's lock is broken while it writes a part (open, so not yet seen on the store): the
+   * new holder takes part ids above all the fenced writer may still add, so both parts close
+   * under names of their own, the holder commits, and the fenced writer fails as lock lost,
+   * having committed nothing. It creates no other part once its lock is gone.
    */
   @Test
-  void aWriterThatLosesAPartNameLeavesTheWinnersPart(TestInfo test) throws IOException {
+  void aWriterWhoseLockWasBrokenTakesNoNameOfTheNewHolder(TestInfo test) throws IOException {
     Configuration conf = server.configuration();
     FileSystem s3 = cached(conf);
     Path archive = archive(test);
     Map<String, byte[]> members = new LinkedHashMap<>();
     createWith(conf, archive, members, "seed", 2);
-    ArchiveWriter loser = ArchiveWriter.open(conf, archive, options(1));
-    try (ArchiveWriter winner = ArchiveWriter.open(conf, archive, breaking())) {
-      // Both start their change on the same committed generation: the same first part id.
-      loser.add("loser", new byte[] {1}, 0);
-      addMembers(winner, members, "winner", 1);
-      winner.commit();
+    ArchiveStorage storage = HdfsIntegration.storage(s3, archive);
+    Manifest base = Manifest.read(storage, 1);
+    ArchiveWriter fenced = ArchiveWriter.open(conf, archive, options(1));
+    // Its part, id base.partIdFloor(), is open: not on the store yet.
+    fenced.add("fenced", new byte[] {1}, 0);
+    try (ArchiveWriter holder = ArchiveWriter.open(conf, archive, breaking())) {
+      addMembers(holder, members, "holder", 3);
+      holder.commit();
     }
-    // The winner broke the loser's lock: the loser says so, with what showed it.
-    LockLostException lost = assertThrows(LockLostException.class, loser::commit);
-    assertThat(lost.getSuppressed()).anySatisfy(e -> assertThat(e)
-        .isInstanceOf(ConcurrentCommitException.class)
+    LockLostException lost = assertThrows(LockLostException.class, fenced::commit);
+    assertThat(lost).hasMessageContaining("committed nothing");
+    assertThat(lost.getSuppressed()).noneSatisfy(e -> assertThat(e)
         .hasMessageContaining("was created by another writer first"));
-    loser.close();
-    assertHolds(s3, archive, members, 2);
+    assertThrows(LockLostException.class, () -> fenced.add("more", new byte[] {2}, 0));
+    // Nor can it remove what it wrote: the next recovery collects that.
+    assertThrows(LockLostException.class, fenced::close);
+    // Generation 2 is 1 again, raising the floor; the holder's change is 3.
+    assertHolds(s3, archive, members, 3);
+    // One lane: the fenced writer may still add the part it has open and take one more id.
+    assertThat(Manifest.read(storage, 3).parts()).filteredOn(part -> base.part(part.id()) == null)
+        .isNotEmpty().allSatisfy(part -> assertThat(part.id())
+            .isGreaterThanOrEqualTo(base.partIdFloor() + 2));
   }
 
   /**
@@ -291,8 +300,9 @@ class ObjectStoreWriteTest {
       assertThat(s3.exists(archive)).as("any object or directory marker").isFalse();
       assertThat(s3.listMultipartUploads(prefix)).isEmpty();
 
-      assertThat(assertThrows(ConcurrentCommitException.class, stalled::commit))
-          .hasMessageContaining("is gone");
+      // Its lock went with the archive: it says lock lost, and that it committed nothing.
+      assertThat(assertThrows(LockLostException.class, stalled::commit))
+          .hasMessageContaining("the lock file is gone").hasMessageContaining("committed nothing");
       stalled.close();
       assertThat(s3.exists(archive)).isFalse();
 

@@ -151,7 +151,7 @@ public final class ArchiveWriter implements AutoCloseable {
     } catch (FileNotFoundException e) {
       throw removedWhileCreating(storage, e);
     }
-    WriterLock lock = WriterLock.acquire(storage, "create");
+    WriterLock lock = WriterLock.acquire(storage, "create", options.settings().threads());
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {
       requireNothingButThisCreate(storage);
@@ -208,7 +208,7 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public static ArchiveWriter open(Configuration conf, ArchiveStorage storage,
       WriterOptions options) throws IOException {
-    Recovered opened = openRecovered(conf, storage, options);
+    Recovered opened = openRecovered(conf, storage, options, false);
     if (opened.writer() == null) {
       throw UncommittedCreate.removedError(storage.location());
     }
@@ -218,19 +218,22 @@ public final class ArchiveWriter implements AutoCloseable {
   /** A writer on the archive, or none where recovery removed a create that never committed. */
   private record Recovered(ArchiveWriter writer, Recovery.Report report) {}
 
+  /** As {@link #open}; {@code recovering} where recovery is all the caller asked for. */
   private static Recovered openRecovered(Configuration conf, ArchiveStorage target,
-      WriterOptions options) throws IOException {
+      WriterOptions options, boolean recovering) throws IOException {
     ArchiveStorage storage = ArchiveFileDeleter.around(target);
     UncommittedCreate.requireManifestsDirectory(storage);
-    if (options.settings().breakLock()) {
-      WriterLock.breakStale(storage);
-    }
-    WriterLock lock = WriterLock.acquire(storage, options.operation());
+    FencedParts broken = options.settings().breakLock() ? WriterLock.breakStale(storage)
+        : FencedParts.NONE;
+    WriterLock lock = WriterLock.acquire(storage, options.operation(),
+        options.settings().threads());
     WriterPool pool = WriterPool.start(options.settings().threads());
     Recovery.Report report;
     try {
       ArchiveStorage fenced = lock.fence(owning(storage));
-      report = Recovery.run(fenced, options, pool).withLockTakenOver(lock.takenOver());
+      report = Recovery.run(fenced, options, pool, broken.and(lock.replacedHolder()),
+          recovering)
+          .withLockTakenOver(lock.takenOver());
       Recovery.log(storage, report);
       if (!report.removedCreate()) {
         return new Recovered(new ArchiveWriter(conf, fenced, options, lock, pool, report, null),
@@ -262,7 +265,8 @@ public final class ArchiveWriter implements AutoCloseable {
   /** Recovers an archive whose writer died, and releases it. */
   public static Recovery.Report recover(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    Recovered opened = openRecovered(conf, storageFor(conf, archive, options), options);
+    Recovered opened = openRecovered(conf, storageFor(conf, archive, options), options,
+        true);
     ArchiveWriter writer = opened.writer();
     if (writer == null) {
       return opened.report();

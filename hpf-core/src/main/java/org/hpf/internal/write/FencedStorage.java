@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.hpf.LockLostException;
 import org.hpf.internal.access.RootAccess;
 import org.hpf.internal.format.ArchiveLayout;
+import org.hpf.internal.format.Manifest;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
 import org.hpf.internal.io.ArchiveStorage;
@@ -26,7 +27,8 @@ import org.hpf.internal.io.ForwardingStorage;
  * <p>On a store that commits by conditional create the lock only keeps honest writers apart (the
  * commit and the collector fence writers by generation), and a confirmation before each delete
  * would cost a request: there only failures are explained ({@link #explaining}), so that a writer
- * whose lock was broken says so rather than what broke.
+ * whose lock was broken says so rather than what broke; only a manifest, a new part and an abort
+ * of pending uploads confirm the lock first there.
  */
 final class FencedStorage extends ForwardingStorage {
   /** A call to the storage. */
@@ -142,6 +144,11 @@ final class FencedStorage extends ForwardingStorage {
 
   @Override
   public ArchiveOutput create(String name, long blockSize) throws IOException {
+    if (!confirmsChanges && isManifest(name)) {
+      // A commit by conditional create: a writer fenced off stops here, before it could commit
+      // a generation the rightful holder would then find in its way.
+      confirm();
+    }
     return new Output(explained(() -> {
       try {
         return super.create(name, blockSize);
@@ -159,9 +166,27 @@ final class FencedStorage extends ForwardingStorage {
     }));
   }
 
+  private static boolean isManifest(String name) {
+    String prefix = Manifest.DIR + "/";
+    return name.startsWith(prefix) && Manifest.generationOf(name.substring(prefix.length())) >= 0;
+  }
+
+  /**
+   * A new part. Confirmed first on every store: on an object store a part appears only when it
+   * is closed, so this is what bounds the parts a writer whose lock was broken may still add to
+   * one open per merge lane ({@link FencedParts}).
+   */
   @Override
   public ArchiveOutput createMergedPart(String name, long blockSize) throws IOException {
+    confirm();
     return new Output(explained(() -> super.createMergedPart(name, blockSize)));
+  }
+
+  /** Confirmed first: the uploads may be the rightful holder's once this lock is lost. */
+  @Override
+  public int abortPendingUploads() throws IOException {
+    confirm();
+    return explained(super::abortPendingUploads);
   }
 
   @Override

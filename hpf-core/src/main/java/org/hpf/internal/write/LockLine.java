@@ -6,27 +6,32 @@ import java.util.regex.Pattern;
 /**
  * The line in {@code _lock}: who holds the lock, for people ({@code append by alice@host (pid
  * 4711) since 2026-01-05T08:00:00Z}), then the fields that decide about it: the holder's
- * unique token, and the boot id and pid namespace its pid belongs to, each left out when
- * unknown. Lines of earlier versions have only the first part.
+ * unique token, the boot id and pid namespace its pid belongs to (each left out when unknown),
+ * and the most part files the holder writes at once. Lines of earlier versions have only some
+ * of them.
  *
  * @param pid the holder's process id, or -1 if the line has none
  * @param token the holder's token, or null
  * @param space where the pid means one process (parts null when not recorded)
+ * @param lanes the most part files the holder writes at once, or -1 if the line does not say
  */
-record LockLine(long pid, String token, ProcessSpace space) {
+record LockLine(long pid, String token, ProcessSpace space, int lanes) {
   private static final Pattern PID = Pattern.compile(" by \\S+ \\(pid (\\d+)\\)");
 
   /** The line for a holder. */
-  static String format(String holder, String token, ProcessSpace space) {
+  static String format(String holder, String token, ProcessSpace space, int lanes) {
     return holder + "; token " + token
         + (space.bootId() == null ? "" : "; boot " + space.bootId())
-        + (space.pidNamespace() == null ? "" : "; pidns " + space.pidNamespace()) + "\n";
+        + (space.pidNamespace() == null ? "" : "; pidns " + space.pidNamespace())
+        + "; lanes " + lanes + "\n";
   }
 
   static LockLine parse(String line) {
     Matcher pid = PID.matcher(line);
+    String lanes = field(line, "lanes");
     return new LockLine(pid.find() ? Long.parseLong(pid.group(1)) : -1, field(line, "token"),
-        new ProcessSpace(field(line, "boot"), field(line, "pidns")));
+        new ProcessSpace(field(line, "boot"), field(line, "pidns")),
+        lanes != null && lanes.matches("\\d{1,9}") ? Integer.parseInt(lanes) : -1);
   }
 
   /** Whether the holder is this process: its pid, where that pid means this process. */

@@ -167,10 +167,15 @@ public final class Recovery {
 
   private Recovery() {}
 
-  static Report run(ArchiveStorage storage, WriterOptions options, ExecutorService pool)
-      throws IOException {
+  /**
+   * Recovers the archive under this writer's lock; {@code fenced} is what writers whose lock it
+   * broke or took over may still add (on an object store, where their files appear late), and
+   * {@code recovering} says that recovery is all the caller asked for.
+   */
+  static Report run(ArchiveStorage storage, WriterOptions options, ExecutorService pool,
+      FencedParts fenced, boolean recovering) throws IOException {
     if (storage.profile() == org.hpf.internal.io.StorageProfile.CONDITIONAL_CREATE) {
-      return FencingRecovery.run(storage, options);
+      return FencingRecovery.run(storage, options, fenced, recovering);
     }
     long committed = committedGeneration(storage);
     if (committed == 1 && RemovalMarker.isAt(storage)) {

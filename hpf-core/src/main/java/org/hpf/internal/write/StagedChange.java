@@ -57,6 +57,9 @@ public final class StagedChange implements AutoCloseable {
     void visit(Source source) throws IOException;
   }
 
+  /** Ends the name of {@link #partIdsName}. */
+  static final String PART_IDS = ".part-ids";
+
   private final Configuration conf;
   private final Path archive;
   private final ArchiveStorage storage;
@@ -104,7 +107,8 @@ public final class StagedChange implements AutoCloseable {
     // Only its owner reads the archive until the listing has decided who else may.
     RootAccess given = storage.createPrivateRoot(Manifest.DIR);
     String token = UUID.randomUUID().toString();
-    WriterLock lock = WriterLock.acquire(storage, "staged create " + token);
+    WriterLock lock = WriterLock.acquire(storage, "staged create " + token,
+        options.settings().threads());
     ArchiveId id = options.archiveId() != null ? options.archiveId() : ArchiveId.random();
     StagedChange change = start(conf, archive, lock.fence(storage), options, lock,
         new StagedPlan(token, id, new JournalHeader(JournalHeader.CREATE, false,
@@ -125,15 +129,16 @@ public final class StagedChange implements AutoCloseable {
       ArchiveStorage archiveStorage, WriterOptions options) throws IOException {
     ArchiveStorage storage = ArchiveFileDeleter.around(archiveStorage);
     UncommittedCreate.requireManifestsDirectory(storage);
-    if (options.settings().breakLock()) {
-      WriterLock.breakStale(storage);
-    }
+    FencedParts broken = options.settings().breakLock() ? WriterLock.breakStale(storage)
+        : FencedParts.NONE;
     String token = UUID.randomUUID().toString();
-    WriterLock lock = WriterLock.acquire(storage, "staged append " + token);
+    WriterLock lock = WriterLock.acquire(storage, "staged append " + token,
+        options.settings().threads());
     storage = lock.fence(storage);
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {
-      Recovery.Report recovered = Recovery.run(storage, options, pool)
+      Recovery.Report recovered = Recovery.run(storage, options, pool,
+          broken.and(lock.replacedHolder()), false)
           .withLockTakenOver(lock.takenOver());
       Recovery.log(storage, recovered);
       if (recovered.removedCreate()) {
@@ -269,9 +274,23 @@ public final class StagedChange implements AutoCloseable {
    * Ends the listing: the plan from now on introduces the access classes it met first and has
    * part ids set aside up to {@code partIdLimit}. Returns that plan, for the shares.
    */
-  public StagedPlan listed(int partIdLimit) {
+  public StagedPlan listed(int partIdLimit) throws IOException {
     plan = plan.withListing(introducedAccesses(), partIdLimit);
+    if (partsInPlace()) {
+      // The tasks write their parts in place and confirm no lock: a recovery that breaks this
+      // lock must learn which ids they may still take, so the limit is recorded first, and the
+      // lock confirmed after it (once it is confirmed, any breaker reads the record).
+      try (var record = storage.create(partIdsName(plan.token()), 0)) {
+        record.stream().write(Integer.toString(partIdLimit).getBytes(StandardCharsets.UTF_8));
+      }
+      lock.confirm();
+    }
     return plan;
+  }
+
+  /** Where a build whose tasks write parts in place records the first id they may not use. */
+  static String partIdsName(String token) {
+    return ArchiveLayout.STAGING + "/" + token + PART_IDS;
   }
 
   /** The access classes the listing introduced, in id order after the base's. */
@@ -542,7 +561,8 @@ public final class StagedChange implements AutoCloseable {
           UncommittedCreate.remove(storage);
         } else {
           // Parts that attempts which died wrote in place: fenced off, then collected.
-          Recovery.log(storage, FencingRecovery.run(storage, options));
+          Recovery.log(storage, FencingRecovery.run(storage, options,
+              FencedParts.NONE.withIdLimit(plan.partIdLimit()), true));
         }
       } else if (!plan.creates()) {
         GarbageCollector.collect(storage, options.settings().retainGenerations(), Set.of());

@@ -34,6 +34,8 @@ public final class WriterLock implements AutoCloseable {
   private boolean released;
   /** Whose lock this one replaced and why it could (see {@link #takenOver()}), or null. */
   private String takenOver;
+  /** The line of the lock this one took over, or null. */
+  private String replacedLine;
 
   private WriterLock(ArchiveStorage storage, ArchiveOutput file, String token) {
     this.storage = storage;
@@ -51,12 +53,22 @@ public final class WriterLock implements AutoCloseable {
   }
 
   /**
-   * Takes the lock. A lock whose holder is gone (see {@link #whyGone}) is taken over, with a
-   * warning; a live holder's never is ({@link ArchiveLockedException}).
+   * What the holder of the lock this one took over may still add to the archive (nothing where
+   * the lock was free).
    */
-  public static WriterLock acquire(ArchiveStorage storage, String operation) throws IOException {
+  FencedParts replacedHolder() {
+    return replacedLine == null ? FencedParts.NONE : FencedParts.ofHolder(replacedLine);
+  }
+
+  /**
+   * Takes the lock for a holder that writes at most {@code lanes} part files at once. A lock
+   * whose holder is gone (see {@link #whyGone}) is taken over, with a warning; a live holder's
+   * never is ({@link ArchiveLockedException}).
+   */
+  public static WriterLock acquire(ArchiveStorage storage, String operation, int lanes)
+      throws IOException {
     try {
-      return create(storage, operation);
+      return create(storage, operation, lanes);
     } catch (ArchiveLockedException locked) {
       String holder = holder(storage);
       String gone = readable(storage) ? whyGone(storage, holder) : null;
@@ -65,7 +77,7 @@ public final class WriterLock implements AutoCloseable {
             ? new ArchiveLockedException(storage.location(), LockLine.forPeople(holder), true)
             : locked;
       }
-      return takeOver(storage, operation, holder, gone, locked);
+      return takeOver(storage, operation, lanes, holder, gone, locked);
     }
   }
 
@@ -75,8 +87,8 @@ public final class WriterLock implements AutoCloseable {
    * token), so two processes that both judged the same holder dead cannot both end up holding
    * the lock.
    */
-  private static WriterLock takeOver(ArchiveStorage storage, String operation, String holder,
-      String gone, ArchiveLockedException locked) throws IOException {
+  private static WriterLock takeOver(ArchiveStorage storage, String operation, int lanes,
+      String holder, String gone, ArchiveLockedException locked) throws IOException {
     ArchiveOutput marker;
     try {
       marker = storage.create(ArchiveLayout.LOCK_TAKEOVER, 0);
@@ -94,8 +106,9 @@ public final class WriterLock implements AutoCloseable {
       LOG.info("{}: taking over the lock of a writer that is gone ({}): {}", storage.location(),
           gone, holder);
       breakLock(storage);
-      WriterLock lock = create(storage, operation);
+      WriterLock lock = create(storage, operation, lanes);
       lock.takenOver = LockLine.forPeople(holder.strip()) + " (" + gone + ")";
+      lock.replacedLine = holder;
       return lock;
     } finally {
       marker.close();
@@ -125,7 +138,7 @@ public final class WriterLock implements AutoCloseable {
     return null;
   }
 
-  private static WriterLock create(ArchiveStorage storage, String operation)
+  private static WriterLock create(ArchiveStorage storage, String operation, int lanes)
       throws IOException {
     if (storage.exists(ArchiveLayout.LOCK)) {
       // Not even an attempt to create it: on HDFS, creating a file that another client holds
@@ -136,7 +149,7 @@ public final class WriterLock implements AutoCloseable {
     String token = UUID.randomUUID().toString();
     String holder = operation + " by " + System.getProperty("user.name") + "@" + hostName()
         + " (pid " + ProcessHandle.current().pid() + ") since " + Instant.now();
-    byte[] line = LockLine.format(holder, token, ProcessSpace.current())
+    byte[] line = LockLine.format(holder, token, ProcessSpace.current(), lanes)
         .getBytes(StandardCharsets.UTF_8);
     if (storage.profile() == StorageProfile.CONDITIONAL_CREATE) {
       // An object appears at close, and only then can the store refuse it.
@@ -208,18 +221,29 @@ public final class WriterLock implements AutoCloseable {
 
   /**
    * Removes a lock whose holder died: on HDFS its lease is recovered first, so a lock that a
-   * live writer still holds open is closed under it rather than left half-owned.
+   * live writer still holds open is closed under it rather than left half-owned. Returns what
+   * its holder may still add to the archive (nothing where there was no lock).
    */
-  public static void breakStale(ArchiveStorage storage) throws IOException {
-    breakLock(storage);
+  public static FencedParts breakStale(ArchiveStorage storage) throws IOException {
+    String holder = breakLock(storage);
     storage.delete(ArchiveLayout.LOCK_TAKEOVER); // of a process that died taking over
+    return holder == null ? FencedParts.NONE : FencedParts.ofHolder(holder);
   }
 
-  private static void breakLock(ArchiveStorage storage) throws IOException {
-    if (storage.exists(ArchiveLayout.LOCK)) {
-      storage.recoverLease(ArchiveLayout.LOCK);
-      storage.delete(ArchiveLayout.LOCK);
+  /** Removes the lock; returns its line, "" where it could not be read, or null if absent. */
+  private static String breakLock(ArchiveStorage storage) throws IOException {
+    if (!storage.exists(ArchiveLayout.LOCK)) {
+      return null;
     }
+    storage.recoverLease(ArchiveLayout.LOCK);
+    String holder;
+    try {
+      holder = line(storage);
+    } catch (IOException e) {
+      holder = null; // then the holder is assumed to write in as many lanes as any
+    }
+    storage.delete(ArchiveLayout.LOCK);
+    return holder == null ? "" : holder;
   }
 
   /**
