@@ -490,12 +490,17 @@ public final class WriteSettings {
      * owner's archives are pinned in a pool of their own (created, theirs and of mode 0700, where
      * the writer may create pools; see docs/SECURITY.md).
      *
-     * @param value a pool name, with or without {@link #CACHE_POOL_OWNER}
+     * @param value a pool name, with or without {@link #CACHE_POOL_OWNER}: not empty, without
+     *     control characters or white space at either end (docs/HDFS.md)
      * @return this builder
      */
     public Builder cachePool(String value) {
       if (value == null || value.isBlank()) {
         throw new IllegalArgumentException("cache pool name must not be empty");
+      }
+      String problem = org.hpf.internal.hdfs.CachePoolName.problem(value);
+      if (problem != null) {
+        throw new IllegalArgumentException("cache pool name is not valid: " + problem);
       }
       this.cachePool = value;
       return this;

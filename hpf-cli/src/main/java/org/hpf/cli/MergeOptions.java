@@ -59,7 +59,8 @@ final class MergeOptions {
 
   @Option(names = "--scratch-dir", paramLabel = "DIR", order = 15,
       description = "Local directory for the writer's sorted runs of names and index records,"
-          + " about 100 bytes per member, removed when the command ends (default: the JVM's"
+          + " about 100 bytes per member, and, with --mapreduce on the local job runner, for"
+          + " the job's local files; removed when the command ends (default: the JVM's"
           + " java.io.tmpdir).")
   java.nio.file.Path scratchDir;
 

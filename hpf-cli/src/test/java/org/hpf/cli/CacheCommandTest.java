@@ -69,6 +69,8 @@ class CacheCommandTest {
         "'soon' is not a time such as 30m");
     assertFails(Cli.run("create", "--cache-pool", " ", src, target), ExitCodes.USAGE,
         "cache pool name must not be empty");
+    assertFails(Cli.run("create", "--cache-pool", "hpf-{owner}\t", src, target), ExitCodes.USAGE,
+        "cache pool name is not valid: it holds a control character");
     assertTrue(!dir.resolve("c.hpf").toFile().exists(), "nothing was created");
   }
 

@@ -144,12 +144,19 @@ public final class JobDriver {
     configureTasks(job.getConfiguration(), listing, target, staging, options,
         change.partsInPlace());
     collectTokens(job, roots, target);
-    customize.accept(job);
+    LocalJobWork local = LocalJobWork.configure(job.getConfiguration(),
+        options.settings().scratchDirectory());
     IOException failed = null;
     try {
+      customize.accept(job);
       runToCompletion(job, staging, progress, killed);
     } catch (IOException e) {
       failed = e; // the job may have committed before it failed: the archive says
+    } finally {
+      if (local != null && !local.remove()) {
+        warn(warnings, "could not remove all of the job's local directory "
+            + local.directory() + " (its owner's alone)");
+      }
     }
     long ran = System.nanoTime();
     progress.phase("committing");

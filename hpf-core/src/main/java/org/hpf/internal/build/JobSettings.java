@@ -40,6 +40,11 @@ public final class JobSettings {
   /** What the driver's walk of the sources counted, for the job's commit to check against. */
   static final String SURVEY_FILES = "hpf.mapreduce.survey.files";
   static final String SURVEY_BYTES = "hpf.mapreduce.survey.bytes";
+  /**
+   * On the local job runner, the job commit's scratch directory, inside the job's own private
+   * one ({@link LocalJobWork}); elsewhere unset (a path of the driver's host).
+   */
+  static final String SCRATCH = "hpf.mapreduce.scratch.dir";
   /** True where tasks write their parts into the archive directory, not their work's. */
   static final String PARTS_IN_PLACE = "hpf.mapreduce.parts-in-place";
 
@@ -51,6 +56,10 @@ public final class JobSettings {
         .threads(conf.getInt(MAP_THREADS, DEFAULT_MAP_THREADS))
         .compression(Compression.valueOf(
             conf.getTrimmed(COMPRESSION, "auto").toUpperCase(java.util.Locale.ROOT))));
+    String scratch = conf.getTrimmed(SCRATCH);
+    if (scratch != null) {
+      options.settings(s -> s.scratchDirectory(java.nio.file.Path.of(scratch)));
+    }
     long partSize = conf.getLongBytes(PART_SIZE, conf.getLongBytes(
         org.hpf.ArchiveSettings.PART_SIZE_KEY, 0));
     if (partSize > 0) {

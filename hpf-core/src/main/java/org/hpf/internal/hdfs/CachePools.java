@@ -34,13 +34,16 @@ final class CachePools {
    * The pool {@code setting} names for the archive at {@code root}: the owner of the archive's
    * directory in place of {@link WriteSettings#CACHE_POOL_OWNER}, and then its owner when hpf
    * creates it; a pool named without it is its creator's. One NameNode call, only with it.
+   *
+   * @throws InvalidCachePoolException where the name breaks {@link CachePoolName}'s rules
    */
   static Pool of(DistributedFileSystem fs, Path root, String setting) throws IOException {
     if (!setting.contains(WriteSettings.CACHE_POOL_OWNER)) {
-      return new Pool(setting, currentUser());
+      return new Pool(CachePoolName.check(setting, setting, null, root), currentUser());
     }
     String owner = fs.getFileStatus(root).getOwner();
-    return new Pool(setting.replace(WriteSettings.CACHE_POOL_OWNER, owner), owner);
+    return new Pool(CachePoolName.check(setting.replace(WriteSettings.CACHE_POOL_OWNER, owner),
+        setting, owner, root), owner);
   }
 
   /** Null when the pool exists or was created; else what is wrong, with the fix. */
@@ -74,11 +77,13 @@ final class CachePools {
   static String writeRefused(Pool pool) {
     return "user " + currentUser() + " may not add cache directives to pool '" + pool.name()
         + "' (needs WRITE permission on the pool, which HDFS gives its owner: hdfs cacheadmin"
-        + " -modifyPool " + pool.name() + " -owner " + currentUser() + ")";
+        + " -modifyPool " + CachePoolName.quoted(pool.name()) + " -owner "
+        + CachePoolName.quoted(currentUser()) + ")";
   }
 
   private static String addPool(Pool pool) {
-    return "hdfs cacheadmin -addPool " + pool.name() + " -owner " + pool.owner() + " -mode 0700";
+    return "hdfs cacheadmin -addPool " + CachePoolName.quoted(pool.name()) + " -owner "
+        + CachePoolName.quoted(pool.owner()) + " -mode 0700";
   }
 
   static String currentUser() {
