@@ -52,7 +52,9 @@ public final class HpfCommand implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    System.exit(execute(args, System.out, System.err));
+    int code = execute(args, System.out, System.err);
+    Logging.beforeExit();
+    System.exit(code);
   }
 
   /** Runs {@code hpf} with these arguments and streams; returns its exit code. */

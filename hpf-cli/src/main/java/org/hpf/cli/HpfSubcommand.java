@@ -60,8 +60,13 @@ abstract class HpfSubcommand implements Callable<Integer> {
       logging.verbose();
     }
     try {
-      return KerberosLogin.runAs(login(), this::run);
+      int code = KerberosLogin.runAs(login(), this::run);
+      if (code != ExitCodes.OK) {
+        Logging.failureReported(common.verbose);
+      }
+      return code;
     } catch (Exception e) {
+      Logging.failureReported(common.verbose);
       KerberosLogin.NotAuthenticatedException explained = KerberosLogin.explain(e,
           fileSystemName());
       if (explained != null) {

@@ -39,6 +39,29 @@ final class Logging implements AutoCloseable {
     set("org.apache.hadoop.hdfs.server.datanode", Level.OFF);
   }
 
+  /** Whether the process, about to exit, should keep quiet the file systems' closing. */
+  private static volatile boolean quietExit;
+
+  /**
+   * After a failure hpf reported without {@code --verbose}: the HDFS client's close of the file
+   * systems at exit would report again, as an ERROR with a stack trace, each stream that the
+   * failure left open (a pipeline that broke cannot be closed, and so is never let go).
+   */
+  static void failureReported(boolean verbose) {
+    quietExit = !verbose;
+  }
+
+  /** Called by {@code main} just before it exits, when the shutdown hooks close file systems. */
+  static void beforeExit() {
+    if (quietExit) {
+      try {
+        Logger.getLogger("org.apache.hadoop.hdfs.DFSClient").setLevel(Level.OFF);
+      } catch (LinkageError e) {
+        // another logging backend
+      }
+    }
+  }
+
   /** Sets the level of logger {@code name} (null: the root logger) for this run. */
   private void set(String name, Level level) {
     try {

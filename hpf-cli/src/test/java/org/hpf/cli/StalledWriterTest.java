@@ -47,6 +47,8 @@ class StalledWriterTest {
   private static final long SOFT_LIMIT_MS = 2_000;
   /** The DataNodes' socket timeout on the cluster of the pipeline test. */
   private static final int PIPELINE_TIMEOUT_MS = 3_000;
+  /** Sources of the pipeline test's append: enough that it is still writing when stopped. */
+  private static final int FILES = 2_000;
   /** HDFS's defaults, restored for the other tests on the shared cluster. */
   private static final long DEFAULT_SOFT_LIMIT_MS = 60_000;
   private static final long DEFAULT_HARD_LIMIT_MS = 1_200_000;
@@ -150,7 +152,7 @@ class StalledWriterTest {
       }
       Path sources = Files.createDirectories(dir.resolve("sources-pipeline"));
       java.util.Random random = new java.util.Random(42);
-      for (int i = 0; i < 3_000; i++) {
+      for (int i = 0; i < FILES; i++) {
         byte[] bytes = new byte[4_096];
         random.nextBytes(bytes);
         Files.write(sources.resolve("p-" + i), bytes);
@@ -171,7 +173,7 @@ class StalledWriterTest {
         }
         signal("STOP", append);
         // The premise of the test: past the DataNodes' socket timeout and the soft limit.
-        Thread.sleep(Math.max(SOFT_LIMIT_MS, PIPELINE_TIMEOUT_MS) * 3L);
+        Thread.sleep(Math.max(SOFT_LIMIT_MS, PIPELINE_TIMEOUT_MS) * 2L);
         signal("CONT", append);
         assertTrue(append.waitFor(120, TimeUnit.SECONDS), "the append did not end");
       } finally {
@@ -183,8 +185,8 @@ class StalledWriterTest {
       Cli.Result verify = Cli.run("verify", archive.toString());
       try (HpfReader reader = HpfReader.open(client, archive)) {
         if (ended.code == ExitCodes.OK) {
-          assertEquals(3_001, reader.manifest().fileCount(), ended::toString);
-          for (int i = 0; i < 3_000; i += 97) {
+          assertEquals(FILES + 1, reader.manifest().fileCount(), ended::toString);
+          for (int i = 0; i < FILES; i += 97) {
             assertArrayEquals(Files.readAllBytes(sources.resolve("p-" + i)),
                 reader.get("p-" + i), ended::toString);
           }
