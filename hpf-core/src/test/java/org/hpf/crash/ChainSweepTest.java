@@ -112,7 +112,7 @@ class ChainSweepTest {
    * floor above all A may still add).
    */
   @ParameterizedTest(name = "chain [#0 x{0}, #1 x{1}]")
-  @CsvSource({"5, 25", "7, 19", "7, 37", "6, 41", "6, 48"})
+  @CsvSource({"5, 25", "7, 19", "7, 37", "6, 41", "6, 48", "5, 55", "6, 55"})
   void aWriterFencedOffOnAnObjectStoreLeavesTheNewHolderAlone(int a, int b) throws Exception {
     replay(ScheduleExplorer.conditionalLocalDisk(tmp), List.of(
         ScheduleExplorer.append("a", false), ScheduleExplorer.append("b", true)),
