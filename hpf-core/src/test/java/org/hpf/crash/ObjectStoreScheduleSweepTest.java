@@ -34,4 +34,22 @@ class ObjectStoreScheduleSweepTest {
     System.out.println("append x append (break-lock), object store: " + run + " schedules");
     explorer.assertNoFailures();
   }
+
+  /**
+   * Chains of three actors (two writers, one breaking the other's lock, and a reader), from
+   * the first seeds of the chains {@link ChainSweepTest} runs on local disk.
+   */
+  @Test
+  void chainsOfTwoWritersAndAReader() throws Exception {
+    ScheduleExplorer.Actor a = ScheduleExplorer.append("a", false);
+    ScheduleExplorer.Actor b = ScheduleExplorer.append("b", true);
+    java.util.Map<String, byte[]> known = new java.util.LinkedHashMap<>(ScheduleExplorer.BASE);
+    known.putAll(a.adds());
+    known.putAll(b.adds());
+    ChainExplorer chains = new ChainExplorer(ScheduleExplorer.objectStore(server));
+    chains.explore(java.util.List.of(a, b, ScheduleExplorer.reader(known)), 1, 2);
+    System.out.println("append, append (break-lock), reader, object store: " + chains.chains()
+        + " chains");
+    chains.assertNoFailures();
+  }
 }
