@@ -50,6 +50,11 @@ final class JobSchedule {
         ScheduleExplorer.options(false), FILES.size() / 2);
   }
 
+  /** The first part id none of the staged job's tasks may use. */
+  int partIdLimit() throws IOException {
+    return job.partIdLimit();
+  }
+
   /** The job commit: any failure of it fails the job (it commits nothing, by its checks). */
   Actor commit() {
     return new Actor("job commit", Map.of(), Set.of(), (conf, storage) -> {

@@ -2,6 +2,7 @@ package org.hpf.crash;
 
 import java.nio.file.Path;
 import org.hpf.testing.MemoryTempDirs;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -37,5 +38,26 @@ class JobScheduleSweepTest {
   void theDriverOfAFailedJobHeldWhileTheJobCommitRuns(boolean objectStoreRules)
       throws Exception {
     sweep(objectStoreRules, false);
+  }
+
+  /**
+   * Object store rules: a recovery breaks the lock of a build's driver while its tasks, which
+   * confirm no lock, may still write parts in place: the generation it commits again has a part
+   * id floor at least the end of the ids the job set aside, so the next writer never picks a
+   * name a late task's part will take.
+   */
+  @Test
+  void aRecoveryThatBreaksABuildsLockRaisesTheFloorAboveItsTasksIds() throws Exception {
+    ScheduleExplorer.Place place = ScheduleExplorer.conditionalLocalDisk(tmp);
+    org.apache.hadoop.fs.Path archive = new ScheduleExplorer(place).base("fenced-build");
+    JobSchedule build = new JobSchedule(place, tmp);
+    build.prepare(archive);
+    org.hpf.internal.write.ArchiveWriter.open(place.conf(), place.storage(archive),
+        ScheduleExplorer.options(true)).close();
+    try (org.hpf.internal.read.HpfReader reader = org.hpf.internal.read.HpfReader.open(
+        place.storage(archive), org.hpf.internal.read.ReaderOptions.defaults())) {
+      org.assertj.core.api.Assertions.assertThat(reader.manifest().partIdFloor())
+          .isGreaterThanOrEqualTo(build.partIdLimit());
+    }
   }
 }

@@ -85,6 +85,11 @@ public final class StagedJob {
     }
   }
 
+  /** The first part id none of the job's tasks may use, from its plan. */
+  public int partIdLimit() throws IOException {
+    return org.hpf.internal.write.StagedPlan.load(job).partIdLimit();
+  }
+
   /** The job commit, as the ApplicationMaster runs it, through {@code storage}. */
   public Manifest commit(ArchiveStorage storage) throws IOException {
     return StagedCommitter.commit(job, storage);
