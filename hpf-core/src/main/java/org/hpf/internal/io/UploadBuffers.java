@@ -87,8 +87,10 @@ public final class UploadBuffers {
   }
 
   /**
-   * Whether S3A buffers blocks on local disk in its default directory: the user set no directory
-   * (core-default.xml's is S3A's default), for the bucket or all, and no buffer in memory.
+   * Whether S3A buffers blocks on local disk in its default directory: the user set no other
+   * directory than core-default.xml's, for the bucket or all, and no buffer in memory. Told by
+   * the value, not by where it came from: a job's configuration, written to its job.xml and read
+   * back by its tasks, names that file as the source of every setting.
    */
   static boolean defaultDiskBuffers(Configuration conf, String bucket) {
     String perBucket = "fs.s3a.bucket." + bucket + ".";
@@ -98,8 +100,19 @@ public final class UploadBuffers {
         != null) {
       return false;
     }
-    String[] sources = conf.getPropertySources(BUFFER_DIR);
-    return sources == null || List.of(sources).equals(List.of("core-default.xml"));
+    String directory = conf.getRaw(BUFFER_DIR);
+    return directory == null || directory.isBlank() || directory.equals(Defaults.DIRECTORY);
+  }
+
+  /** core-default.xml's buffer directory, read once, on first use. */
+  private static final class Defaults {
+    static final String DIRECTORY;
+
+    static {
+      Configuration defaults = new Configuration(false);
+      defaults.addResource("core-default.xml");
+      DIRECTORY = defaults.getRaw(BUFFER_DIR);
+    }
   }
 
   private static Client open(Key key, Configuration conf) throws IOException {
