@@ -66,7 +66,8 @@ public final class UploadBuffers {
   public static FileSystem fileSystem(Path path, Configuration conf, java.nio.file.Path scratch)
       throws IOException {
     URI uri = path.toUri().getScheme() != null ? path.toUri() : FileSystem.getDefaultUri(conf);
-    if (!"s3a".equals(uri.getScheme()) || !defaultDiskBuffers(conf, uri.getAuthority())) {
+    if (!"s3a".equals(uri.getScheme()) || uri.getAuthority() == null
+        || !defaultDiskBuffers(conf, uri.getAuthority())) {
       return path.getFileSystem(conf);
     }
     Key key = new Key(URI.create("s3a://" + uri.getAuthority()),
