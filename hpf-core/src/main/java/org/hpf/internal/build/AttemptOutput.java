@@ -45,7 +45,7 @@ final class AttemptOutput {
     StagedPlan plan = StagedPlan.load(conf);
     WriterOptions options = JobSettings.writerOptions(conf);
     Path workPath = StagedCommitter.workPath(conf, attempt);
-    FileSystem fs = workPath.getFileSystem(conf);
+    FileSystem fs = JobSettings.fileSystemToWrite(workPath, conf);
     StagedCommitter.mkdirsInStaging(conf, workPath);
     ArchiveStorage work = storage(fs, workPath, plan, options);
     if (!JobSettings.partsInPlace(conf)) {

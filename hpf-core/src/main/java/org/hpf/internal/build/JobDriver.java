@@ -18,6 +18,7 @@ import org.hpf.ProgressListener;
 import org.hpf.SourceException;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsReport;
+import org.hpf.internal.io.UploadBuffers;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.write.SourceLinks;
 import org.hpf.internal.write.StagedChange;
@@ -353,7 +354,10 @@ public final class JobDriver {
     List<SourceSplit> splits;
     StagedChange.Survey survey;
     StagedPlan plan;
-    try (SourceListing listing = new SourceListing(jobConf, new Path(staging, "sources"),
+    // The driver's upload buffers of the listing are in its scratch directory.
+    FileSystem fs = UploadBuffers.fileSystem(staging, jobConf,
+        change.options().settings().scratchDirectory());
+    try (SourceListing listing = new SourceListing(jobConf, fs, new Path(staging, "sources"),
         jobConf.getLong(JobSettings.SPLIT_FILES, JobSettings.DEFAULT_SPLIT_FILES),
         jobConf.getLong(JobSettings.SPLIT_BYTES, JobSettings.DEFAULT_SPLIT_BYTES),
         jobConf.getInt(JobSettings.MAP_THREADS, JobSettings.DEFAULT_MAP_THREADS),
@@ -364,8 +368,7 @@ public final class JobDriver {
       // The tasks' ids of classes the listing met first mean what the plan says.
       plan = change.listed(listing.partIdLimit());
     }
-    SourceListing.writeSplits(staging.getFileSystem(jobConf), new Path(staging, "splits"),
-        splits);
+    SourceListing.writeSplits(fs, new Path(staging, "splits"), splits);
     return new Listing(splits, survey, plan);
   }
 

@@ -36,7 +36,8 @@ final class JobFailure {
   /** Keeps an error of {@code who} (a task attempt, the job's commit) for {@link #describe}. */
   static void record(Configuration conf, String who, Throwable error) {
     Path file = new Path(new Path(JobSettings.staging(conf), FAILURES), who);
-    try (FSDataOutputStream out = file.getFileSystem(conf).create(file, true)) {
+    try (FSDataOutputStream out = JobSettings.fileSystemToWrite(file, conf)
+        .create(file, true)) {
       out.write(String.valueOf(error).getBytes(StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       error.addSuppressed(e);

@@ -1,10 +1,14 @@
 package org.hpf.internal.build;
 
+import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.hpf.Compression;
+import org.hpf.internal.io.UploadBuffers;
 import org.hpf.internal.write.WriterOptions;
+import org.hpf.internal.write.spill.Scratch;
 
 /**
  * The {@link Configuration} keys of the archive job: what a user may set (with {@code -D} or in
@@ -49,6 +53,17 @@ public final class JobSettings {
   static final String PARTS_IN_PLACE = "hpf.mapreduce.parts-in-place";
 
   private JobSettings() {}
+
+  /**
+   * The file system a task or the job's commit writes {@code path} through: on s3a:// one whose
+   * upload buffers are private, in the job's scratch directory on the local runner, else in the
+   * task's host's default one ({@link UploadBuffers}).
+   */
+  static FileSystem fileSystemToWrite(Path path, Configuration conf) throws IOException {
+    String scratch = conf.getTrimmed(SCRATCH);
+    return UploadBuffers.fileSystem(path, conf, scratch != null ? java.nio.file.Path.of(scratch)
+        : Scratch.defaultDirectory());
+  }
 
   /** Writer options from {@code conf}: what the tasks and the commit need. */
   public static WriterOptions writerOptions(Configuration conf) {

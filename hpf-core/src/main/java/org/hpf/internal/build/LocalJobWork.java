@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.server.jobtracker.JTConfig;
 import org.hpf.internal.io.LocalModes;
+import org.hpf.internal.io.UploadBuffers;
 
 /**
  * The local files of a job on the local job runner, in one directory of mode {@code rwx------}
@@ -21,7 +22,8 @@ import org.hpf.internal.io.LocalModes;
  * choose the modes the runner creates with, so it chooses where: the runner's local directory
  * ({@code mapreduce.cluster.local.dir}), its staging root on a local default file system
  * ({@code mapreduce.jobtracker.staging.root.dir}) and the job commit's scratch directory are
- * inside this one.
+ * inside this one, and so are the upload buffers of the tasks' and the commit's S3A clients
+ * ({@link UploadBuffers}).
  */
 final class LocalJobWork {
   /** The mode of the job's directory: {@code rwx------}. */
@@ -71,6 +73,7 @@ final class LocalJobWork {
    * deleting its own files in it when the job is reported complete: both deletes may race.
    */
   boolean remove() {
+    UploadBuffers.release(directory); // the tasks' S3A clients, which buffer in it
     return FileUtil.fullyDelete(directory.toFile());
   }
 }

@@ -57,10 +57,10 @@ final class SourceListing implements Closeable {
   private long bytes;
   private long entryBytes;
 
-  SourceListing(Configuration conf, Path file, long splitFiles, long splitBytes, int threads,
-      long partSize, int firstPartId, int slots) throws IOException {
+  SourceListing(Configuration conf, FileSystem fs, Path file, long splitFiles, long splitBytes,
+      int threads, long partSize, int firstPartId, int slots) throws IOException {
     this.file = file;
-    this.out = createOwnerOnly(file.getFileSystem(conf), file);
+    this.out = createOwnerOnly(fs, file);
     try {
       this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.stream(out),
           SequenceFile.Writer.keyClass(ListedSource.class),

@@ -106,7 +106,7 @@ public final class StagedCommitter extends OutputCommitter {
     Configuration conf = context.getConfiguration();
     TaskAttemptID attempt = context.getTaskAttemptID();
     Path work = workPath(conf, attempt);
-    FileSystem fs = work.getFileSystem(conf);
+    FileSystem fs = JobSettings.fileSystemToWrite(work, conf);
     if (!fs.exists(new Path(work, ShareSeal.FILE))) {
       throw new IOException(attempt + " has no finished work to commit in " + work);
     }

@@ -15,6 +15,7 @@ import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.CommitSupport;
 import org.hpf.internal.io.HadoopStorage;
 import org.hpf.internal.io.StorageProfile;
+import org.hpf.internal.io.UploadBuffers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,13 +45,14 @@ public final class HdfsIntegration {
   /**
    * The storage of a writer that changes (or creates) {@code archive}: as {@link #storage}, once
    * the store is known to be one hpf can commit to. Every change starts here, so a store without
-   * a safe commit is refused before anything is written or deleted.
+   * a safe commit is refused before anything is written or deleted. On s3a:// the client
+   * buffers its uploads in a private directory ({@link UploadBuffers}).
    *
    * @throws org.hpf.UnsupportedStoreException where hpf cannot commit safely
    */
   public static ArchiveStorage storageToChange(Configuration conf, Path archive,
       short replication, long partSize, WriteSettings options) throws IOException {
-    FileSystem fs = archive.getFileSystem(conf);
+    FileSystem fs = UploadBuffers.fileSystem(archive, conf, options.scratchDirectory());
     Path root = fs.makeQualified(archive);
     StorageProfile profile = CommitSupport.require(fs, root, conf, "changing " + root);
     if (fs instanceof DistributedFileSystem) {

@@ -200,6 +200,11 @@ public final class StagedChange implements AutoCloseable {
     return plan;
   }
 
+  /** The writer options the change was started with. */
+  public WriterOptions options() {
+    return options;
+  }
+
   /**
    * True on a store without rename (an object store): the shares write their parts where the
    * archive's parts are, under ids of their own, rather than in their work directories.

@@ -43,6 +43,7 @@ import org.hpf.internal.write.WriterOptions;
 import org.hpf.fs.LocalJobs;
 import org.hpf.mapreduce.ArchiveJobException;
 import org.hpf.testing.BucketKeys;
+import org.hpf.testing.DefaultUploadBuffers;
 import org.hpf.minicluster.S3Server;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -113,6 +114,31 @@ class ObjectStoreJobTest {
     files.putAll(more);
     assertHoldsOnly(conf, archive, files, 2);
     assertThat(counter("op_rename") - renames).as("renames").isZero();
+  }
+
+  /**
+   * With S3A's default place for upload buffers, {@code ${hadoop.tmp.dir}/s3a} (made open to
+   * all, its files too), the driver's listing, the tasks' parts and the job's commit are
+   * buffered in private directories of the scratch directory instead: S3A never makes its own.
+   */
+  @Test
+  void uploadsAreBufferedInPrivateDirectories(TestInfo test) throws IOException {
+    java.nio.file.Path hadoopTmp = tmp.resolve("buffers").resolve("hadoop-user");
+    Configuration conf = DefaultUploadBuffers.of(LocalJobs.configure(
+        new Configuration(server.configuration())), hadoopTmp);
+    conf.setLong(JobSettings.SPLIT_FILES, 40); // several map tasks
+    Map<String, byte[]> files = JobSources.write(local, sources("buffered"), "u", 100, 14);
+    // A bucket of its own: Hadoop's cached client of the shared one has the test buffers.
+    Path archive = new Path(server.bucket("job-upload-buffers"), test.getTestMethod()
+        .orElseThrow().getName() + ".hpf");
+
+    JobDriver.Result created = JobDriver.create(conf, List.of(sources("buffered")), archive,
+        WriterOptions.builder().settings(s -> s.threads(2)
+            .scratchDirectory(tmp.resolve("buffers").resolve("scratch")))
+            .layout(l -> l.withPartSize(64 << 10)).build());
+    assertThat(created.maps()).isGreaterThan(1);
+    JobSources.assertHolds(conf, archive, files);
+    assertThat(hadoopTmp.resolve("s3a")).as("S3A's default buffer directory").doesNotExist();
   }
 
   /**

@@ -84,7 +84,7 @@ class StagedCommitterTest {
     job.set(JobSettings.STAGING, change.stagingDirectory().toString());
     List<Source> sources = new ArrayList<>();
     StagedChange.Survey survey;
-    try (SourceListing listing = new SourceListing(job, new Path(change.stagingDirectory(),
+    try (SourceListing listing = new SourceListing(job, fs, new Path(change.stagingDirectory(),
         "sources"), SPLIT_FILES, Long.MAX_VALUE, 4, change.plan().header().partSize(),
         change.plan().firstPartId(), 1)) {
       survey = change.survey(List.of(sourceRoot), source -> {
