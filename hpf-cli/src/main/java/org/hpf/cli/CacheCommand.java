@@ -70,8 +70,9 @@ final class CacheCommand extends HpfSubcommand {
       throw new ParameterException(spec.commandLine(), waitSeconds < 0
           ? "--wait must not be negative" : "--wait goes with --status or --pin");
     }
+    // Opened as every reading command opens it: the path is asked about only if that fails.
+    openArchive(archive).close();
     Path path = resolve(archive);
-    requireArchive(path);
     FileSystem fs = fileSystem(path);
     if (!(fs instanceof DistributedFileSystem)) {
       if (action.pin || action.unpin) {

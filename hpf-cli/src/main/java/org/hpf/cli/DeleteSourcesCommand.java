@@ -1,8 +1,10 @@
 package org.hpf.cli;
 
+import java.io.FileNotFoundException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.hpf.NoCommittedGenerationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -36,11 +38,15 @@ final class DeleteSourcesCommand extends HpfSubcommand {
   @Override
   protected int run() throws Exception {
     Path archivePath = resolve(archive);
-    requireArchive(archivePath);
     List<Path> roots = new ArrayList<>();
     for (String source : sources) {
       roots.add(resolve(source));
     }
-    return SourceRemovals.run(this, archivePath, roots, dryRun, threads, null);
+    try {
+      return SourceRemovals.run(this, archivePath, roots, dryRun, threads, null);
+    } catch (FileNotFoundException | NoCommittedGenerationException e) {
+      // The removal opens the archive before it looks at a source.
+      throw whyNotOpened(archivePath, e);
+    }
   }
 }

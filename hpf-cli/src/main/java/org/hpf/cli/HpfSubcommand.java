@@ -13,7 +13,6 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.hpf.NoCommittedGenerationException;
-import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.Manifest;
 import org.hpf.internal.hdfs.HdfsReport;
 import org.hpf.internal.read.HpfReader;
@@ -226,42 +225,27 @@ abstract class HpfSubcommand implements Callable<Integer> {
 
   HpfReader openArchive(String argument, ReaderOptions options) throws IOException {
     Path archive = resolve(argument);
-    FileSystem fs = fileSystem(archive);
     try {
-      return HpfReader.open(fs, archive, options);
+      return HpfReader.open(fileSystem(archive), archive, options);
     } catch (FileNotFoundException | NoCommittedGenerationException e) {
-      if (!fs.exists(archive)) {
-        throw new FileNotFoundException("archive does not exist: " + archive);
-      }
-      throw e;
+      throw whyNotOpened(archive, e);
     }
+  }
+
+  /**
+   * The error to report for an open of {@code archive} that failed with {@code e}: that the
+   * archive does not exist where its path does not, else {@code e}. The path is asked about only
+   * here, after the failure: on an object store the question costs a HEAD and a LIST.
+   */
+  IOException whyNotOpened(Path archive, IOException e) throws IOException {
+    return fileSystem(archive).exists(archive) ? e
+        : new FileNotFoundException("archive does not exist: " + archive);
   }
 
   /** The owners, groups and modes recorded in the archive an argument names, open in reader. */
   RecordedAccess recordedAccess(HpfReader reader, String argument) throws IOException {
     Path archive = resolve(argument);
     return new RecordedAccess(reader, fileSystem(archive), archive);
-  }
-
-  /**
-   * Checks that {@code archive} is an archive, for the commands that use it without a writer:
-   * it exists and holds a committed manifest or a journal to recover. (A writer checks this
-   * itself before it takes the lock, and asks whether the path exists only when it is no
-   * archive: its garbage collection must never be pointed at another directory.)
-   */
-  void requireArchive(Path archive) throws IOException {
-    FileSystem fs = fileSystem(archive);
-    if (!fs.exists(archive)) {
-      throw new FileNotFoundException("archive does not exist: " + archive);
-    }
-    if (fs.isDirectory(new Path(archive, Manifest.DIR))) {
-      return;
-    }
-    boolean journal = fs.isDirectory(archive) && java.util.Arrays.stream(fs.listStatus(archive))
-        .anyMatch(s -> s.getPath().getName().startsWith(ArchiveLayout.JOURNAL_PREFIX));
-    if (!journal) {
-      throw new NoCommittedGenerationException(archive.toString(), false);
-    }
   }
 
   /** Whether a path is an archive: a directory with a {@code _manifests} directory. */

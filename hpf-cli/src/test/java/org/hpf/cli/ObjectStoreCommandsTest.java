@@ -223,7 +223,7 @@ class ObjectStoreCommandsTest {
    * A writing command opens its writer before it asks anything about the archive's path, and
    * the writer asks whether the path exists only when it is no archive: no command sends a HEAD
    * of the archive's path or an existence LIST of it or of its {@code _manifests/} before it
-   * takes the lock. Each command's requests, as the server sees them with a client of its own:
+   * takes the lock, and the lock is taken by its conditional PUT alone. Each command's requests, as the server sees them with a client of its own:
    * the table of OBJECT-STORES.md.
    */
   @Test
@@ -242,11 +242,11 @@ class ObjectStoreCommandsTest {
     commands.put("compact", withArgs("compact", fresh, "--min-live", "1", made));
     commands.put("recover", withArgs("recover", fresh, made));
     Map<String, String> expected = new java.util.LinkedHashMap<>();
-    expected.put("create", "13 LIST, 2 GET, 8 HEAD, 6 PUT, 1 DELETE");
-    expected.put("append", "14 LIST, 6 GET, 6 HEAD, 5 PUT, 1 DELETE");
-    expected.put("rm", "18 LIST, 11 GET, 16 HEAD, 6 PUT, 4 DELETE");
-    expected.put("compact", "25 LIST, 9 GET, 13 HEAD, 6 PUT, 7 DELETE");
-    expected.put("recover", "10 LIST, 4 GET, 5 HEAD, 1 PUT, 1 DELETE");
+    expected.put("create", "12 LIST, 2 GET, 7 HEAD, 6 PUT, 1 DELETE");
+    expected.put("append", "13 LIST, 6 GET, 5 HEAD, 5 PUT, 1 DELETE");
+    expected.put("rm", "17 LIST, 11 GET, 15 HEAD, 6 PUT, 4 DELETE");
+    expected.put("compact", "24 LIST, 9 GET, 12 HEAD, 6 PUT, 7 DELETE");
+    expected.put("recover", "9 LIST, 4 GET, 4 HEAD, 1 PUT, 1 DELETE");
     Map<String, String> sent = new java.util.LinkedHashMap<>();
     for (Map.Entry<String, String[]> command : commands.entrySet()) {
       List<String> requests = answered(command.getValue());
@@ -261,24 +261,89 @@ class ObjectStoreCommandsTest {
   }
 
   /**
-   * The requests before the lock's PUT that ask whether {@code key} (an archive's path) or its
-   * {@code _manifests/} exists: a HEAD of either, a LIST of at most 2 keys below either (S3A's
-   * existence and directory questions).
+   * The commands that use an archive without a writer, delete-sources and cache, open it before
+   * they ask anything about its path: no HEAD of it, no existence LIST of it or of its
+   * {@code _manifests/}. A path that is no archive is still told apart from one that is missing.
+   */
+  @Test
+  void aCommandWithoutAWriterSendsNoProbeBeforeOpening() throws Exception {
+    String[] fresh = {"--conf", site, "-D", "fs.s3a.impl.disable.cache=true", "-q"};
+    Path sources = dir.resolve("sources-to-remove");
+    TestTrees.write(sources, 4, 3);
+    String made = server.bucketRoot() + "sources-removed.hpf";
+    // Counted too: every request of the create is in the log before the next command's.
+    answered(withArgs("create", fresh, sources.toString(), made));
+    Map<String, String[]> commands = new java.util.LinkedHashMap<>();
+    commands.put("cache", withArgs("cache", fresh, made));
+    commands.put("delete-sources", withArgs("delete-sources", fresh, made,
+        sources.toString()));
+    Map<String, String> expected = new java.util.LinkedHashMap<>();
+    // The reader's open (a LIST of _manifests/, the manifest), and for the removal the
+    // archive's status (who may read it), the index file and the parts it reads back.
+    expected.put("cache", "1 LIST, 1 GET");
+    expected.put("delete-sources", "2 LIST, 4 GET, 4 HEAD");
+    Map<String, String> sent = new java.util.LinkedHashMap<>();
+    Map<String, List<String>> probes = new java.util.LinkedHashMap<>();
+    for (Map.Entry<String, String[]> command : commands.entrySet()) {
+      List<String> requests = answered(command.getValue());
+      probes.put(command.getKey(), probesBeforeOpening(requests,
+          S3Server.BUCKET + "/sources-removed.hpf"));
+      sent.put(command.getKey(), requestKinds(requests));
+    }
+    assertEquals(Map.of("cache", List.of(), "delete-sources", List.of()), probes);
+    assertEquals(expected, sent);
+    assertEquals(Map.of(), TestTrees.files(sources), "the sources, deleted");
+
+    String missing = server.bucketRoot() + "no-archive.hpf";
+    String plain = server.bucketRoot() + "plain-directory";
+    write(plain + "/file.txt", "not an archive");
+    for (String command : commands.keySet()) {
+      Cli.Result gone = Cli.run(withSite(command.equals("cache") ? List.of(command, missing)
+          : List.of(command, missing, sources.toString()), site));
+      assertEquals(ExitCodes.NOT_FOUND, gone.code(), gone::toString);
+      assertEquals("hpf: archive does not exist: " + missing + "\n", gone.stderr(), command);
+      Cli.Result other = Cli.run(withSite(command.equals("cache") ? List.of(command, plain)
+          : List.of(command, plain, sources.toString()), site));
+      assertEquals(ExitCodes.NOT_FOUND, other.code(), other::toString);
+      assertEquals("hpf: " + plain + " is not an hpf archive: no _manifests directory\n",
+          other.stderr(), command);
+    }
+  }
+
+  /**
+   * The requests before the lock's PUT that ask whether {@code key} (an archive's path), its
+   * {@code _manifests/} or its lock exists: a HEAD of either, a LIST of at most 2 keys below
+   * either (S3A's existence and directory questions).
    */
   private static List<String> probesBeforeLock(List<String> requests, String key) {
+    return probesBefore(requests, key, "PUT /" + key + "/_lock");
+  }
+
+  /**
+   * The requests before the reader's first, its LIST of {@code _manifests/}, that ask whether
+   * {@code key} or its {@code _manifests/} exists (as {@link #probesBeforeLock} tells them).
+   */
+  private static List<String> probesBeforeOpening(List<String> requests, String key) {
+    String prefix = key.substring(key.indexOf('/') + 1).replace("/", "%2F");
+    return probesBefore(requests, key, "GET /" + S3Server.BUCKET
+        + "?list-type=2&delimiter=%2F&max-keys=5000&prefix=" + prefix + "%2F_manifests%2F ");
+  }
+
+  private static List<String> probesBefore(List<String> requests, String key, String stop) {
     List<String> probes = new java.util.ArrayList<>();
     String prefix = key.substring(key.indexOf('/') + 1);
     for (String line : requests) {
-      if (line.startsWith("PUT /" + key + "/_lock")) {
+      if (line.startsWith(stop)) {
         break;
       }
-      // No query: the log shows "-".
-      boolean head = line.startsWith("HEAD /" + key + "- ")
-          || line.startsWith("HEAD /" + key + "/_manifests- ");
-      boolean existence = line.contains("max-keys=2&") && (line.endsWith("prefix="
-          + prefix + "%2F 200") || line.endsWith("prefix=" + prefix + "%2F_manifests%2F 200"));
-      if (head || existence) {
-        probes.add(line);
+      for (String below : List.of("", "/_manifests", "/_lock")) {
+        // No query: the log shows "-".
+        boolean head = line.startsWith("HEAD /" + key + below + "- ");
+        boolean existence = line.contains("max-keys=2&")
+            && line.endsWith("prefix=" + prefix + below.replace("/", "%2F") + "%2F 200");
+        if (head || existence) {
+          probes.add(line);
+        }
       }
     }
     return probes;

@@ -19,6 +19,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.s3a.S3AFileSystem;
 import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
 import org.hpf.ArchiveExistsException;
+import org.hpf.ArchiveLockedException;
 import org.hpf.ConcurrentCommitException;
 import org.hpf.LockLostException;
 import org.hpf.NoCommittedGenerationException;
@@ -408,6 +409,40 @@ class ObjectStoreWriteTest {
   }
 
   /** The archive is at {@code generation}, holds exactly {@code members}, and verifies. */
+  /**
+   * A writer takes the lock by its conditional PUT alone, asking nothing about {@code _lock}
+   * first (S3A's existence question is a HEAD and a LIST): the PUT itself refuses a lock that is
+   * there, so a second writer is still locked out, by its holder's name.
+   */
+  @Test
+  void theLockIsTakenByItsConditionalPutAlone(TestInfo test) throws IOException {
+    FileSystem s3 = cached(server.configuration());
+    Path archive = archive(test);
+    Map<String, byte[]> members = new LinkedHashMap<>();
+    createWith(s3.getConf(), archive, members, "first", 3);
+    String key = archive.toUri().getPath().substring(1) + "/" + ArchiveLayout.LOCK;
+    String lock = "/" + S3Server.BUCKET + "/" + key;
+    int before = server.requests().size();
+    try (ArchiveWriter writer = ArchiveWriter.open(s3.getConf(), archive, options(1))) {
+      ArchiveLockedException locked = assertThrows(ArchiveLockedException.class,
+          () -> ArchiveWriter.open(s3.getConf(), archive, options(1)));
+      assertThat(locked.getMessage()).contains(" is locked by another writer in this process (");
+      addMembers(writer, members, "second", 2);
+      writer.commit();
+    }
+    // One more request: the server logs each once it has answered it, one at a time.
+    s3.exists(new Path(server.bucketRoot(), "flush-marker"));
+    List<String> sent = server.requests();
+    List<String> aboutTheLock = sent.subList(before, sent.size()).stream()
+        .filter(line -> line.contains(lock + "- ")
+            || line.contains("prefix=" + key.replace("/", "%2F") + "%2F"))
+        .toList();
+    // Each writer's PUT, the first answered, the second refused; then the holder's release.
+    assertThat(aboutTheLock.subList(0, 2)).as(aboutTheLock.toString())
+        .containsExactly("PUT " + lock + "- 200", "PUT " + lock + "- 412");
+    assertHolds(s3, archive, members, 2);
+  }
+
   private static void assertHolds(FileSystem fs, Path archive, Map<String, byte[]> members,
       long generation) throws IOException {
     try (HpfReader reader = HpfReader.open(fs, archive, ReaderOptions.defaults())) {

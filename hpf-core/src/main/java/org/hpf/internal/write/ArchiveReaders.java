@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Objects;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.hpf.MemberAccess;
 import org.hpf.internal.access.FileAccess;
 import org.hpf.internal.access.PathReaders;
 import org.hpf.internal.access.Readers;
@@ -23,11 +24,17 @@ final class ArchiveReaders {
     this.readers = readers;
   }
 
-  /** Who may read {@code archive}: pass every directory down to it and list it. */
+  /**
+   * Who may read {@code archive}: pass every directory down to it and list it. Its own status
+   * is asked once, for both (on an object store each status is a HEAD and a LIST).
+   */
   static ArchiveReaders of(FileSystem fs, Path archive) throws IOException {
-    Readers through = new PathReaders().through(fs, archive);
-    return new ArchiveReaders(fs,
-        through.and(FileAccess.fileReaders(FileAccess.of(fs, fs.getFileStatus(archive)))));
+    Path qualified = fs.makeQualified(archive);
+    Readers above = qualified.getParent() == null ? Readers.EVERYONE
+        : new PathReaders().through(fs, qualified.getParent());
+    MemberAccess access = FileAccess.of(fs, fs.getFileStatus(qualified));
+    return new ArchiveReaders(fs, above.and(FileAccess.directoryReaders(access))
+        .and(FileAccess.fileReaders(access)));
   }
 
   /** Who may reach the entries of directory {@code dir} of {@code sources}. */

@@ -143,11 +143,12 @@ public final class SourceRemoval {
     Path target = archiveFs.makeQualified(archive);
     // Sources are deleted only against an archive hpf could have committed and can lock.
     CommitSupport.require(archiveFs, target, conf, "deleting sources archived in " + target);
-    List<Path> dirs = new ArrayList<>();
-    for (Path root : roots) {
-      dirs.add(checkRoot(conf, root, target));
-    }
+    // The archive first: an archive that is missing is the error to report, not the sources.
     try (HpfReader reader = HpfReader.open(conf, target)) {
+      List<Path> dirs = new ArrayList<>();
+      for (Path root : roots) {
+        dirs.add(checkRoot(conf, root, target));
+      }
       SourceRemoval removal = new SourceRemoval(conf, options, reader,
           new ArchivedCopies(reader, archiveFs, target),
           ArchiveReaders.of(archiveFs, target), beforeDelete);

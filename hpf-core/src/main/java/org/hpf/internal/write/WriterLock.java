@@ -140,10 +140,13 @@ public final class WriterLock implements AutoCloseable {
 
   private static WriterLock create(ArchiveStorage storage, String operation, int lanes)
       throws IOException {
-    if (storage.exists(ArchiveLayout.LOCK)) {
-      // Not even an attempt to create it: on HDFS, creating a file that another client holds
-      // open starts the recovery of that client's lease once it is past the soft limit, which
-      // would take the lock from a holder that whyGone finds alive on this machine.
+    boolean conditional = storage.profile() == StorageProfile.CONDITIONAL_CREATE;
+    // Not even an attempt to create it: on HDFS, creating a file that another client holds
+    // open starts the recovery of that client's lease once it is past the soft limit, which
+    // would take the lock from a holder that whyGone finds alive on this machine. A store that
+    // creates conditionally has no lease, and its PUT refuses a lock that is there: asking
+    // first would only cost a HEAD and a LIST.
+    if (!conditional && storage.exists(ArchiveLayout.LOCK)) {
       throw locked(storage);
     }
     String token = UUID.randomUUID().toString();
@@ -151,7 +154,7 @@ public final class WriterLock implements AutoCloseable {
         + " (pid " + ProcessHandle.current().pid() + ") since " + Instant.now();
     byte[] line = LockLine.format(holder, token, ProcessSpace.current(), lanes)
         .getBytes(StandardCharsets.UTF_8);
-    if (storage.profile() == StorageProfile.CONDITIONAL_CREATE) {
+    if (conditional) {
       // An object appears at close, and only then can the store refuse it.
       ArchiveOutput file = storage.create(ArchiveLayout.LOCK, 0);
       try (file) {
