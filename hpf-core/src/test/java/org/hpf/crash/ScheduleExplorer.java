@@ -519,6 +519,15 @@ final class ScheduleExplorer {
 
   // ---- oracles ----
 
+  /** True where the archive's path holds nothing at all, or is not there. */
+  private static boolean emptyOrAbsent(ArchiveStorage raw) throws IOException {
+    try {
+      return raw.list("").isEmpty();
+    } catch (FileNotFoundException e) {
+      return true;
+    }
+  }
+
   void check(String schedule, Path archive, ArchiveStorage raw, KeptFiles kept,
       Map<Actor, Ended> ended, boolean based) throws IOException {
     for (Map.Entry<Actor, Ended> actor : ended.entrySet()) {
@@ -543,6 +552,13 @@ final class ScheduleExplorer {
       ArchiveWriter.open(place.conf(), place.storage(archive), options(true)).close();
     } catch (FileNotFoundException e) {
       // No archive there (a create that never committed, removed): nothing to recover.
+    } catch (NoCommittedGenerationException e) {
+      // The same, where the path is an empty directory: on an object store a create's lock,
+      // put and deleted after a recovery removed the create, leaves the path's marker.
+      if (!emptyOrAbsent(raw)) {
+        failures.add(schedule + ": recovery failed: " + describe(e));
+        return;
+      }
     } catch (IOException | RuntimeException e) {
       failures.add(schedule + ": recovery failed: " + describe(e));
       return;
