@@ -130,9 +130,26 @@ class ChainSweepTest {
   @ParameterizedTest(name = "object store rules: {0}")
   @ValueSource(booleans = {false, true})
   void anAppendAnotherThatBreaksItsLockAndAReader(boolean objectStoreRules) throws Exception {
+    explore(objectStoreRules, twoWritersAndAReader());
+  }
+
+  /** An append, another that breaks its lock, and a reader of all they may write. */
+  static List<Actor> twoWritersAndAReader() {
     Actor a = ScheduleExplorer.append("a", false);
     Actor b = ScheduleExplorer.append("b", true);
-    explore(objectStoreRules, List.of(a, b, ScheduleExplorer.reader(known(a, b))));
+    return List.of(a, b, ScheduleExplorer.reader(known(a, b)));
+  }
+
+  /**
+   * The first {@code seeds} chains of {@link #twoWritersAndAReader} in {@code place} (a storage
+   * slower than local disk), which must all pass.
+   */
+  static void sample(ScheduleExplorer.Place place, int seeds) throws Exception {
+    ChainExplorer chains = new ChainExplorer(place);
+    chains.explore(twoWritersAndAReader(), 1, seeds);
+    System.out.println("append, append (break-lock), reader, " + place.name() + ": "
+        + chains.chains() + " chains");
+    chains.assertNoFailures();
   }
 
   @ParameterizedTest(name = "object store rules: {0}")

@@ -41,15 +41,6 @@ class ObjectStoreScheduleSweepTest {
    */
   @Test
   void chainsOfTwoWritersAndAReader() throws Exception {
-    ScheduleExplorer.Actor a = ScheduleExplorer.append("a", false);
-    ScheduleExplorer.Actor b = ScheduleExplorer.append("b", true);
-    java.util.Map<String, byte[]> known = new java.util.LinkedHashMap<>(ScheduleExplorer.BASE);
-    known.putAll(a.adds());
-    known.putAll(b.adds());
-    ChainExplorer chains = new ChainExplorer(ScheduleExplorer.objectStore(server));
-    chains.explore(java.util.List.of(a, b, ScheduleExplorer.reader(known)), 1, 2);
-    System.out.println("append, append (break-lock), reader, object store: " + chains.chains()
-        + " chains");
-    chains.assertNoFailures();
+    ChainSweepTest.sample(ScheduleExplorer.objectStore(server), 2);
   }
 }

@@ -113,7 +113,7 @@ class UploadBufferTest {
       if (!blocks.isEmpty() || System.nanoTime() > deadline) {
         return blocks;
       }
-      Thread.sleep(10);
+      Thread.sleep(10); // polls for S3A's block files while the upload runs; bounded above
     }
   }
 

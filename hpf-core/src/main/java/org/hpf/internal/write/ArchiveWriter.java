@@ -223,16 +223,12 @@ public final class ArchiveWriter implements AutoCloseable {
       WriterOptions options, boolean recovering) throws IOException {
     ArchiveStorage storage = ArchiveFileDeleter.around(target);
     UncommittedCreate.requireManifestsDirectory(storage);
-    FencedParts broken = options.settings().breakLock() ? WriterLock.breakStale(storage)
-        : FencedParts.NONE;
-    WriterLock lock = WriterLock.acquire(storage, options.operation(),
-        options.settings().threads());
+    WriterLock lock = WriterLock.take(storage, options.operation(), options.settings());
     WriterPool pool = WriterPool.start(options.settings().threads());
     Recovery.Report report;
     try {
       ArchiveStorage fenced = lock.fence(owning(storage));
-      report = Recovery.run(fenced, options, pool, broken.and(lock.replacedHolder()),
-          recovering)
+      report = Recovery.run(fenced, options, pool, lock.fencedWriters(), recovering)
           .withLockTakenOver(lock.takenOver());
       Recovery.log(storage, report);
       if (!report.removedCreate()) {

@@ -129,16 +129,13 @@ public final class StagedChange implements AutoCloseable {
       ArchiveStorage archiveStorage, WriterOptions options) throws IOException {
     ArchiveStorage storage = ArchiveFileDeleter.around(archiveStorage);
     UncommittedCreate.requireManifestsDirectory(storage);
-    FencedParts broken = options.settings().breakLock() ? WriterLock.breakStale(storage)
-        : FencedParts.NONE;
     String token = UUID.randomUUID().toString();
-    WriterLock lock = WriterLock.acquire(storage, "staged append " + token,
-        options.settings().threads());
+    WriterLock lock = WriterLock.take(storage, "staged append " + token, options.settings());
     storage = lock.fence(storage);
     WriterPool pool = WriterPool.start(options.settings().threads());
     try {
-      Recovery.Report recovered = Recovery.run(storage, options, pool,
-          broken.and(lock.replacedHolder()), false)
+      Recovery.Report recovered = Recovery.run(storage, options, pool, lock.fencedWriters(),
+          false)
           .withLockTakenOver(lock.takenOver());
       Recovery.log(storage, recovered);
       if (recovered.removedCreate()) {

@@ -11,6 +11,7 @@ import org.apache.hadoop.ipc.RemoteException;
 import org.hpf.ArchiveLockedException;
 import org.hpf.ConcurrentCommitException;
 import org.hpf.LockLostException;
+import org.hpf.WriteSettings;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ArchiveOutput;
@@ -34,8 +35,8 @@ public final class WriterLock implements AutoCloseable {
   private boolean released;
   /** Whose lock this one replaced and why it could (see {@link #takenOver()}), or null. */
   private String takenOver;
-  /** The line of the lock this one took over, or null. */
-  private String replacedLine;
+  /** What the holders of the locks this one broke or took over may still add. */
+  private FencedParts fenced = FencedParts.NONE;
 
   private WriterLock(ArchiveStorage storage, ArchiveOutput file, String token) {
     this.storage = storage;
@@ -53,11 +54,23 @@ public final class WriterLock implements AutoCloseable {
   }
 
   /**
-   * What the holder of the lock this one took over may still add to the archive (nothing where
-   * the lock was free).
+   * What the holders of the locks this one broke or took over may still add to the archive
+   * (nothing where the lock was free).
    */
-  FencedParts replacedHolder() {
-    return replacedLine == null ? FencedParts.NONE : FencedParts.ofHolder(replacedLine);
+  FencedParts fencedWriters() {
+    return fenced;
+  }
+
+  /**
+   * Takes the lock for a writer with {@code settings}: first breaks the lock there where they
+   * say so ({@code --break-lock}), then as {@link #acquire}.
+   */
+  static WriterLock take(ArchiveStorage storage, String operation, WriteSettings settings)
+      throws IOException {
+    FencedParts broken = settings.breakLock() ? breakStale(storage) : FencedParts.NONE;
+    WriterLock lock = acquire(storage, operation, settings.threads());
+    lock.fenced = broken.and(lock.fenced);
+    return lock;
   }
 
   /**
@@ -108,7 +121,7 @@ public final class WriterLock implements AutoCloseable {
       breakLock(storage);
       WriterLock lock = create(storage, operation, lanes);
       lock.takenOver = LockLine.forPeople(holder.strip()) + " (" + gone + ")";
-      lock.replacedLine = holder;
+      lock.fenced = FencedParts.ofHolder(holder);
       return lock;
     } finally {
       marker.close();
