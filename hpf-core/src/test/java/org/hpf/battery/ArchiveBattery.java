@@ -166,7 +166,14 @@ abstract class ArchiveBattery extends BatteryBase {
 
   /** A random tree of {@code count} small files (sizes skewed to the tiny) of depth 1..5. */
   protected TestTree smallTree(int count, int maxSize) {
-    TestTree tree = new TestTree();
+    return fillTree(new TestTree(), count, maxSize);
+  }
+
+  /**
+   * Adds random files to {@code tree} until it holds {@code count}: names that would clash with
+   * the files a test placed first (a random name may be any of them, or a parent) are skipped.
+   */
+  protected TestTree fillTree(TestTree tree, int count, int maxSize) {
     Random r = random;
     while (tree.size() < count) {
       int size = r.nextInt(4) == 0 ? r.nextInt(maxSize + 1) : r.nextInt(Math.min(64, maxSize) + 1);
@@ -258,11 +265,12 @@ abstract class ArchiveBattery extends BatteryBase {
   @Test
   void roundTripWithSourcesOnTheArchiveFileSystem() throws IOException {
     Random r = random;
-    TestTree tree = smallTree(pick(120, 40), 3000);
+    TestTree tree = new TestTree();
     tree.addOrFail("big/raw-streamed", TestTree.randomBytes(r, (1 << 20) + 4321),
         TestTree.mtime(r));
     tree.addOrFail("empty/file", new byte[0], TestTree.mtime(r));
     tree.addOrFail("日本/😀/é", TestTree.text(r, 5000), TestTree.mtime(r));
+    fillTree(tree, 3 + pick(120, 40), 3000);
     Path sources = new Path(archiveRoot(), "src-fs");
     // With the mtimes the file system keeps (an object store's are its upload times).
     TestTree written = tree.writeTo(archiveFs(), sources);
@@ -587,9 +595,10 @@ abstract class ArchiveBattery extends BatteryBase {
   @Test
   void concurrentReadsOnOneReader() throws Exception {
     Random r = random;
-    TestTree tree = smallTree(pick(400, 120), 20_000);
+    TestTree tree = new TestTree();
     tree.addOrFail("big/streamed-1", TestTree.randomBytes(r, (1 << 20) + 1), TestTree.mtime(r));
     tree.addOrFail("big/streamed-2", TestTree.randomBytes(r, (1 << 20) + 99), TestTree.mtime(r));
+    fillTree(tree, 2 + pick(400, 120), 20_000);
     Path archive = archivePath("concurrent");
     create(archive, localSources(tree, "concurrent"),
         options().layout(l -> l.withBucketCapacity(16).withPartSize(256 * 1024)).build());
