@@ -1,5 +1,7 @@
 package org.hpf.crash;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.IOException;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +31,22 @@ class HdfsScheduleSweepTest {
         ScheduleExplorer.append("b", true), 10);
     System.out.println("append x append (break-lock), HDFS: " + run + " schedules");
     explorer.assertNoFailures();
+  }
+
+  /**
+   * The same pair with B on another machine, taking over the lock of A paused past its lease's
+   * soft limit: B recovers the lease of A's lock file, as a takeover does, while A's client is
+   * alive.
+   */
+  @Test
+  void anAppendHeldWhileAnotherTakesItsLockOverAndAppends() throws Exception {
+    ScheduleExplorer explorer = new ScheduleExplorer(ScheduleExplorer.hdfs(dfs));
+    int before = ExpiredLeaseView.takeoversBegun();
+    int run = explorer.sample(ScheduleExplorer.append("a", false),
+        ScheduleExplorer.takingOver(ScheduleExplorer.append("b", false)), 4);
+    System.out.println("append x append (takes over), HDFS: " + run + " schedules");
+    explorer.assertNoFailures();
+    assertTrue(ExpiredLeaseView.takeoversBegun() > before, "no schedule took A's lock over");
   }
 
   /**

@@ -97,11 +97,17 @@ final class ScheduleExplorer {
       return !adds.isEmpty() || !deletes.isEmpty();
     }
 
-    /** True for an actor that opens the archive breaking whatever lock it finds. */
+    /**
+     * True for an actor that opens the archive breaking whatever lock it finds, or taking over
+     * a lock whose holder's lease expired: either holds the lock rightfully.
+     */
     boolean breaksLock() {
-      return name.endsWith("(break-lock)");
+      return name.endsWith("(break-lock)") || name.endsWith(TAKES_OVER);
     }
   }
+
+  /** The end of the name of an actor that sees the lock's holder gone ({@link #takingOver}). */
+  static final String TAKES_OVER = "(takes over)";
 
   /** How far apart the calls a sweep holds A before are: 1 in CI, more in the fast tier. */
   static final int STRIDE = Integer.getInteger("hpf.schedule.stride", 1);
@@ -317,6 +323,17 @@ final class ScheduleExplorer {
         writer.commit();
       }
     }, false);
+  }
+
+  /**
+   * {@code actor} on another machine, after the holder of any lock it finds stopped renewing
+   * its HDFS lease past the soft limit ({@link ExpiredLeaseView}): it takes the lock over, as
+   * {@code WriterLock} takes over a dead holder's, instead of being refused.
+   */
+  static Actor takingOver(Actor actor) {
+    Body body = actor.body();
+    return new Actor(actor.name() + " " + TAKES_OVER, actor.adds(), actor.deletes(),
+        (conf, storage) -> body.run(conf, new ExpiredLeaseView(storage)), actor.onBase());
   }
 
   static Actor recover(boolean breakLock) {
