@@ -3,6 +3,7 @@ package org.hpf.crash;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.hpf.internal.io.ArchiveStorage;
 
 /**
@@ -23,14 +24,25 @@ class CrashingStorage extends FaultyStorage {
   }
 
   private final int killAt;
+  private final Predicate<String> killWhere;
   private final AtomicInteger operations = new AtomicInteger();
   private final Set<String> kinds = ConcurrentHashMap.newKeySet();
   private volatile boolean dead;
 
   /** @param killAt the 1-based operation that crashes; 0 never crashes (counts only) */
   CrashingStorage(ArchiveStorage delegate, int killAt) {
+    this(delegate, killAt, operation -> false);
+  }
+
+  /** Crashes at the first mutating operation {@code killWhere} accepts ("write part-#"). */
+  CrashingStorage(ArchiveStorage delegate, Predicate<String> killWhere) {
+    this(delegate, 0, killWhere);
+  }
+
+  private CrashingStorage(ArchiveStorage delegate, int killAt, Predicate<String> killWhere) {
     super(delegate);
     this.killAt = killAt;
+    this.killWhere = killWhere;
   }
 
   int operations() {
@@ -52,7 +64,7 @@ class CrashingStorage extends FaultyStorage {
       throw new Crash(operation + " after death");
     }
     kinds.add(operation.replaceAll("[0-9]+", "#"));
-    if (operations.incrementAndGet() == killAt) {
+    if (operations.incrementAndGet() == killAt || killWhere.test(operation)) {
       dead = true;
       throw new Crash(operation + " #" + killAt);
     }

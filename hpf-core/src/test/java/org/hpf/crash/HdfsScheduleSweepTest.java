@@ -3,6 +3,12 @@ package org.hpf.crash;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.hpf.internal.hdfs.HdfsIntegration;
+import org.hpf.internal.write.ArchiveWriter;
 import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -47,6 +53,54 @@ class HdfsScheduleSweepTest {
     System.out.println("append x append (takes over), HDFS: " + run + " schedules");
     explorer.assertNoFailures();
     assertTrue(ExpiredLeaseView.takeoversBegun() > before, "no schedule took A's lock over");
+  }
+
+  /**
+   * A recovery of a writer that died with its journal and a part open (its client alive, its
+   * leases renewed), held before each lease recovery it starts while another writer breaks its
+   * lock, recovers the archive itself, and appends. The held recovery must then find its lock
+   * lost before it recovers another lease: the file it named is gone, or another writer's.
+   */
+  @Test
+  void aRecoveryHeldBeforeEachLeaseRecoveryWhileAnotherBreaksItsLock() throws Exception {
+    List<FileSystem> dead = new ArrayList<>();
+    try {
+      ScheduleExplorer explorer = new ScheduleExplorer(ScheduleExplorer.hdfs(dfs))
+          .preparing(archive -> dieMidAppend(archive, dead));
+      int run = explorer.sweepWhere(ScheduleExplorer.recover(true),
+          ScheduleExplorer.append("b", true), call -> call.startsWith("recoverLease _journal-")
+              || call.startsWith("recoverLease part-"));
+      System.out.println("recover (break-lock) held before its lease recoveries x append "
+          + "(break-lock), HDFS: " + run + " schedules");
+      assertTrue(run > 0, "the recovery recovered no lease");
+      explorer.assertNoFailures();
+    } finally {
+      for (FileSystem client : dead) {
+        client.close();
+      }
+    }
+  }
+
+  /**
+   * An append on a client of its own that dies at its first write into a part: its lock,
+   * journal and part stay open under that client's lease, which it keeps renewing.
+   */
+  private static void dieMidAppend(Path archive, List<FileSystem> clients) throws IOException {
+    FileSystem client = FileSystem.newInstance(dfs.cluster().getURI(), dfs.configuration());
+    clients.add(client);
+    CrashingStorage storage = new CrashingStorage(
+        HdfsIntegration.storage(client, client.makeQualified(archive)),
+        operation -> operation.startsWith("write part-"));
+    try (ArchiveWriter writer = ArchiveWriter.open(dfs.configuration(), storage,
+        ScheduleExplorer.options(false))) {
+      writer.add("lost/n0", new byte[500], 1_000_000L);
+      writer.commit();
+    } catch (CrashingStorage.Crash expected) {
+      // died
+    }
+    assertTrue(storage.crashed(), "the append did not die");
+    assertTrue(client.listStatus(archive, p -> p.getName().startsWith("_journal-")).length > 0,
+        "the append died before its journal was created");
   }
 
   /**

@@ -430,6 +430,22 @@ final class ScheduleExplorer {
     return holds.size();
   }
 
+  /**
+   * The pair's schedules that hold A before each call of its own whose trace line ({@code
+   * "recoverLease _journal-0000000003"}, say) {@code call} accepts. Returns their number.
+   */
+  int sweepWhere(Actor a, Actor b, java.util.function.Predicate<String> call) throws Exception {
+    List<String> calls = callsOf(a);
+    int run = 0;
+    for (int i = 1; i <= calls.size(); i++) {
+      if (call.test(calls.get(i - 1))) {
+        runSchedule(a, b, i);
+        run++;
+      }
+    }
+    return run;
+  }
+
   /** At most {@code count} of {@code items}, evenly spaced, the first and last included. */
   private static List<Integer> spread(List<Integer> items, int count) {
     if (items.size() <= count) {
