@@ -20,20 +20,29 @@ import org.hpf.mapreduce.ArchiveJobException;
  * lost and the job killed), which reads the archive back, cleans up and reports. Each schedule
  * starts from the base archive with an append of {@link #FILES} staged on it in two shares
  * ({@link StagedJob}), every task committed. The driver reports the job's change; the commit
- * reports only to the driver, which its failure fails.
+ * reports only to the driver, which its failure fails. A create's schedules start from an
+ * empty path instead, the build staged there.
  */
 final class JobSchedule {
   /** The files the job appends, below its source root, by member name. */
   static final Map<String, byte[]> FILES = ScheduleExplorer.members("job/n", 6, 39);
 
   private final Place place;
+  /** True for a build that creates the archive, false for one that appends to the base. */
+  private final boolean creates;
   private final org.apache.hadoop.fs.Path sources;
   private StagedJob job;
   /** The driver's storage: the storage of the actor that runs the driver, once it runs. */
   private volatile ArchiveStorage driverStorage;
 
   JobSchedule(Place place, java.nio.file.Path dir) throws IOException {
+    this(place, dir, false);
+  }
+
+  /** A build that creates the archive where {@code creates}, else one that appends. */
+  JobSchedule(Place place, java.nio.file.Path dir, boolean creates) throws IOException {
     this.place = place;
+    this.creates = creates;
     java.nio.file.Path root = dir.resolve("job-sources");
     for (Map.Entry<String, byte[]> file : FILES.entrySet()) {
       java.nio.file.Path path = root.resolve(file.getKey());
@@ -46,8 +55,11 @@ final class JobSchedule {
   /** Stages the job on a schedule's archive, the driver's change through a relay. */
   void prepare(Path archive) throws IOException {
     driverStorage = place.storage(archive);
-    job = StagedJob.append(place.conf(), archive, relay(), List.of(sources),
-        ScheduleExplorer.options(false), FILES.size() / 2);
+    job = creates
+        ? StagedJob.create(place.conf(), archive, relay(), List.of(sources),
+            ScheduleExplorer.options(false), FILES.size() / 2)
+        : StagedJob.append(place.conf(), archive, relay(), List.of(sources),
+            ScheduleExplorer.options(false), FILES.size() / 2);
   }
 
   /** The first part id none of the staged job's tasks may use. */
@@ -63,7 +75,7 @@ final class JobSchedule {
       } catch (IOException | RuntimeException e) {
         throw new ArchiveJobException("the job commit failed: " + e);
       }
-    });
+    }, !creates);
   }
 
   /** The driver of a job that reported a failure: what it reports is the job's outcome. */
@@ -71,7 +83,7 @@ final class JobSchedule {
     return new Actor("driver of a killed job", FILES, Set.of(), (conf, storage) -> {
       driverStorage = storage;
       job.driverAfterFailure();
-    });
+    }, !creates);
   }
 
   /**

@@ -12,16 +12,22 @@ import org.junit.jupiter.params.provider.ValueSource;
  * commit's manifest rename, fenced by the job's token in the lock) and under an object store's
  * commit rules on local disk (its conditional create, parts written in place): the job commit
  * held before each of its storage calls while the driver of a job that failed runs whole, and
- * the other way round ({@link ScheduleExplorer}, {@link JobSchedule}). The fast tier holds the
+ * the other way round ({@link ScheduleExplorer}, {@link JobSchedule}); for a build that appends
+ * and one that creates the archive. The fast tier holds the
  * first actor before every seventh call.
  */
 class JobScheduleSweepTest {
   @TempDir(factory = MemoryTempDirs.class) Path tmp;
 
   private void sweep(boolean objectStoreRules, boolean commitHeld) throws Exception {
+    sweep(objectStoreRules, commitHeld, false);
+  }
+
+  private void sweep(boolean objectStoreRules, boolean commitHeld, boolean creates)
+      throws Exception {
     ScheduleExplorer.Place place = objectStoreRules ? ScheduleExplorer.conditionalLocalDisk(tmp)
         : ScheduleExplorer.localDisk(tmp);
-    JobSchedule job = new JobSchedule(place, tmp);
+    JobSchedule job = new JobSchedule(place, tmp, creates);
     new ScheduleExplorer(place).preparing(job::prepare).sweepAndCheck(
         commitHeld ? job.commit() : job.driver(), commitHeld ? job.driver() : job.commit());
   }
@@ -38,6 +44,20 @@ class JobScheduleSweepTest {
   void theDriverOfAFailedJobHeldWhileTheJobCommitRuns(boolean objectStoreRules)
       throws Exception {
     sweep(objectStoreRules, false);
+  }
+
+  @ParameterizedTest(name = "object store rules: {0}")
+  @ValueSource(booleans = {false, true})
+  void aCreatingJobsCommitHeldWhileItsDriverCleansUp(boolean objectStoreRules)
+      throws Exception {
+    sweep(objectStoreRules, true, true);
+  }
+
+  @ParameterizedTest(name = "object store rules: {0}")
+  @ValueSource(booleans = {false, true})
+  void theDriverOfAFailedCreatingJobHeldWhileItsCommitRuns(boolean objectStoreRules)
+      throws Exception {
+    sweep(objectStoreRules, false, true);
   }
 
   /**

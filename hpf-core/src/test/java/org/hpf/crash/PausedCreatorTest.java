@@ -68,4 +68,25 @@ class PausedCreatorTest {
       writer.add(member.getKey(), member.getValue(), 1_000_000L);
     }
   }
+
+  /**
+   * What a MapReduce build's late writers leave where its driver removed a create that never
+   * committed (the job commit's record of why it failed creates its directories): a create
+   * there is refused with the way out, and recovery removes it, leaving no path.
+   */
+  @Test
+  void stagedWorkLeftWhereNoCreateIsIsRemovedByRecovery() throws Exception {
+    Path dir = tmp.resolve("late.hpf");
+    java.nio.file.Files.createDirectories(dir.resolve("_staging/token/failures"));
+    java.nio.file.Files.writeString(dir.resolve("_staging/token/failures/job-commit"), "failed");
+    ArchiveStorage storage = ArchiveFixtures.storage(dir);
+    var exists = assertThrows(org.hpf.ArchiveExistsException.class, () -> ArchiveWriter.create(
+        ArchiveFixtures.CONF, storage, ScheduleExplorer.options(false)).close());
+    assertTrue(exists.getMessage().contains("hpf recover removes it"), exists.getMessage());
+    var removed = assertThrows(FileNotFoundException.class, () -> ArchiveWriter.open(
+        ArchiveFixtures.CONF, storage, ScheduleExplorer.options(false)).close());
+    assertTrue(removed.getMessage().contains("recovery removed what it left"),
+        removed.getMessage());
+    assertTrue(java.nio.file.Files.notExists(dir), "the path is still there");
+  }
 }

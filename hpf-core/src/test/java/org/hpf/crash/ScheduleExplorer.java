@@ -589,7 +589,8 @@ final class ScheduleExplorer {
       // The same, where the path is an empty directory: on an object store a create's lock,
       // put and deleted after a recovery removed the create, leaves the path's marker.
       if (!emptyOrAbsent(raw)) {
-        failures.add(schedule + ": recovery failed: " + describe(e));
+        failures.add(schedule + ": recovery failed: " + describe(e) + "; the path holds "
+            + raw.list(""));
         return;
       }
     } catch (IOException | RuntimeException e) {

@@ -226,8 +226,14 @@ public final class HadoopStorage implements ArchiveStorage {
    * next file must then fail rather than bring them back without a manifest.
    */
   private boolean mayCreateParents(Path path) {
-    Path parent = path.getParent();
-    return !parent.equals(root) && !parent.equals(path(MANIFESTS));
+    // By their paths alone: a root made from a URI keeps a trailing slash no parent has.
+    String parent = path.getParent().toUri().getPath();
+    return !parent.equals(withoutTrailingSlash(root.toUri().getPath()))
+        && !parent.equals(path(MANIFESTS).toUri().getPath());
+  }
+
+  private static String withoutTrailingSlash(String path) {
+    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 
   private static void createExclusively(java.nio.file.Path file, Path path,

@@ -119,8 +119,11 @@ public final class UncommittedCreate {
    */
   public static ArchiveExistsException existsError(ArchiveStorage storage)
       throws IOException {
-    long committed = storage.list("").contains(Manifest.DIR)
-        ? Recovery.committedGeneration(storage) : -1;
+    List<String> top = storage.list("");
+    long committed = top.contains(Manifest.DIR) ? Recovery.committedGeneration(storage) : -1;
+    if (isOnlyStagedWork(top)) {
+      return ArchiveExistsException.ofUncommittedCreate(storage.location(), false);
+    }
     if (committed == 0 || committed == 1 && RemovalMarker.isAt(storage)) {
       return ArchiveExistsException.ofUncommittedCreate(storage.location(),
           storage.profile() != StorageProfile.CONDITIONAL_CREATE);
@@ -134,15 +137,47 @@ public final class UncommittedCreate {
    * mistake), and nothing in it is hpf's to collect. A path that does not exist is not found.
    * Whether it exists is asked only when the listing lacks the directory: on an object store
    * the question costs a HEAD and a LIST more.
+   *
+   * <p>One such directory is hpf's: one that holds nothing but {@code _staging/}. A MapReduce
+   * build's late writers leave it after its driver removed a create that never committed (the
+   * job's commit recording why it failed, a task attempt that started as the job was killed:
+   * each creates the directories its file needs). It is removed, and the path not found.
    */
   static void requireManifestsDirectory(ArchiveStorage storage) throws IOException {
-    if (storage.list("").contains(Manifest.DIR)) {
+    List<String> top = storage.list("");
+    if (top.contains(Manifest.DIR)) {
       return;
+    }
+    if (isOnlyStagedWork(top)) {
+      removeStagedWork(storage);
+      throw removedError(storage.location());
     }
     if (!storage.rootExists()) {
       throw new FileNotFoundException("archive does not exist: " + storage.location());
     }
     throw new NoCommittedGenerationException(storage.location(), false);
+  }
+
+  /** True where the directory holds a MapReduce build's staged work and nothing else. */
+  private static boolean isOnlyStagedWork(List<String> top) {
+    return top.equals(List.of(ArchiveLayout.STAGING));
+  }
+
+  /**
+   * Removes staged work that late writers left where no create is, under a lock of its own: a
+   * create that starts meanwhile makes {@code _manifests/} before it locks, so it either finds
+   * this lock or is seen here, and its staged work stays.
+   */
+  private static void removeStagedWork(ArchiveStorage storage) throws IOException {
+    try (WriterLock lock = WriterLock.acquire(storage, "removal of staged work no create "
+        + "owns", 1)) {
+      if (!isOnlyStagedWork(storage.list("").stream()
+          .filter(name -> !name.startsWith(ArchiveLayout.LOCK)).toList())) {
+        return;
+      }
+      storage.deleteDirectory(ArchiveLayout.STAGING);
+    }
+    storage.deleteEmptyDirectories(ArchiveLayout.STAGING); // and the archive directory
   }
 
   /** What opening a writer on the archive says once recovery removed such a create. */

@@ -19,7 +19,7 @@ import org.hpf.internal.write.WriterOptions;
 import org.hpf.mapreduce.ArchiveJobException;
 
 /**
- * An append by the MapReduce build brought, without a job runner, to the moment its job commit
+ * An append or a create by the MapReduce build brought, without a job runner, to the moment its job commit
  * starts: the driver's change is open (the lock taken, the sources listed into splits), each
  * split merged by one task attempt as {@link MergeMapper} merges it, and each attempt's work
  * committed as its task. What is left are the build's two actors, each through a storage the
@@ -43,7 +43,19 @@ public final class StagedJob {
    */
   public static StagedJob append(Configuration conf, Path archive, ArchiveStorage driverStorage,
       List<Path> roots, WriterOptions options, long splitFiles) throws IOException {
-    StagedChange change = StagedChange.append(conf, archive, driverStorage, options);
+    return stage(conf, archive, StagedChange.append(conf, archive, driverStorage, options),
+        roots, options, splitFiles);
+  }
+
+  /** As {@link #append}, for a build that creates {@code archive}. */
+  public static StagedJob create(Configuration conf, Path archive, ArchiveStorage driverStorage,
+      List<Path> roots, WriterOptions options, long splitFiles) throws IOException {
+    return stage(conf, archive, StagedChange.create(conf, archive, driverStorage, options),
+        roots, options, splitFiles);
+  }
+
+  private static StagedJob stage(Configuration conf, Path archive, StagedChange change,
+      List<Path> roots, WriterOptions options, long splitFiles) throws IOException {
     Configuration job = new Configuration(conf);
     job.setLong(JobSettings.SPLIT_FILES, splitFiles);
     job.setInt(JobSettings.ATTEMPT_SLOTS, 1);
