@@ -13,6 +13,9 @@ import org.hpf.testing.MiniDfs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Pair schedules of the writers on HDFS (the shared MiniDFSCluster; each actor a client of its
@@ -23,6 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("hdfs")
 class HdfsScheduleSweepTest {
+  @TempDir(factory = org.hpf.testing.MemoryTempDirs.class) java.nio.file.Path tmp;
+
   private static MiniDfs dfs;
 
   @BeforeAll
@@ -101,6 +106,13 @@ class HdfsScheduleSweepTest {
     assertTrue(storage.crashed(), "the append did not die");
     assertTrue(client.listStatus(archive, p -> p.getName().startsWith("_journal-")).length > 0,
         "the append died before its journal was created");
+  }
+
+  /** The MapReduce build's pair, sampled: its commit held while its failed driver cleans up. */
+  @ParameterizedTest(name = "creates: {0}")
+  @ValueSource(booleans = {false, true})
+  void aJobCommitHeldWhileTheDriverOfTheFailedJobCleansUp(boolean creates) throws Exception {
+    JobScheduleSweepTest.sample(ScheduleExplorer.hdfs(dfs), tmp, creates, 3);
   }
 
   /**

@@ -32,6 +32,21 @@ class JobScheduleSweepTest {
         commitHeld ? job.commit() : job.driver(), commitHeld ? job.driver() : job.commit());
   }
 
+  /**
+   * A sample of {@code count} schedules of the build's pair on a slow storage, the job commit
+   * held while the driver of the failed job runs whole; the job's sources on local disk below
+   * {@code dir}.
+   */
+  static void sample(ScheduleExplorer.Place place, Path dir, boolean creates, int count)
+      throws Exception {
+    JobSchedule job = new JobSchedule(place, dir, creates);
+    ScheduleExplorer explorer = new ScheduleExplorer(place).preparing(job::prepare);
+    int run = explorer.sample(job.commit(), job.driver(), count);
+    System.out.println("job commit x driver of a killed job (" + (creates ? "create" : "append")
+        + "), " + place.name() + ": " + run + " schedules");
+    explorer.assertNoFailures();
+  }
+
   @ParameterizedTest(name = "object store rules: {0}")
   @ValueSource(booleans = {false, true})
   void aJobCommitHeldWhileTheDriverOfTheFailedJobCleansUp(boolean objectStoreRules)

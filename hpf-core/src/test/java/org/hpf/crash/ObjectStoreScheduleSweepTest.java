@@ -5,6 +5,9 @@ import org.hpf.minicluster.S3Server;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Pair schedules of the writers on an object store (S3 server on 127.0.0.1), where the commit is
@@ -15,6 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("s3")
 class ObjectStoreScheduleSweepTest {
+  @TempDir(factory = org.hpf.testing.MemoryTempDirs.class) java.nio.file.Path tmp;
+
   private static S3Server server;
 
   @BeforeAll
@@ -33,6 +38,13 @@ class ObjectStoreScheduleSweepTest {
         ScheduleExplorer.append("b", true), 12);
     System.out.println("append x append (break-lock), object store: " + run + " schedules");
     explorer.assertNoFailures();
+  }
+
+  /** The MapReduce build's pair, sampled: its commit held while its failed driver cleans up. */
+  @ParameterizedTest(name = "creates: {0}")
+  @ValueSource(booleans = {false, true})
+  void aJobCommitHeldWhileTheDriverOfTheFailedJobCleansUp(boolean creates) throws Exception {
+    JobScheduleSweepTest.sample(ScheduleExplorer.objectStore(server), tmp, creates, 3);
   }
 
   /**
