@@ -19,7 +19,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ChainSweepTest {
   /** Chains per actor set and storage: every seed from 1 (the fast tier: a seventh). */
-  private static final int CHAINS = Math.max(2, 12 / ScheduleExplorer.STRIDE);
+  private static final int CHAINS = Integer.getInteger("hpf.chains",
+      Math.max(2, 12 / ScheduleExplorer.STRIDE));
+
+  /**
+   * Chains a slower storage (HDFS, the S3 server) runs of {@link #twoWritersAndAReader}: a
+   * sample in CI, more by {@code -Dhpf.chains.sampled=N}.
+   */
+  static final int SAMPLED_CHAINS = Integer.getInteger("hpf.chains.sampled", 2);
 
   @TempDir(factory = MemoryTempDirs.class) Path tmp;
 
@@ -150,6 +157,33 @@ class ChainSweepTest {
     System.out.println("append, append (break-lock), reader, " + place.name() + ": "
         + chains.chains() + " chains");
     chains.assertNoFailures();
+  }
+
+  /**
+   * Local disk (takeovers of a live holder happen where a lease expires, see {@link
+   * ExpiredLeaseView}): an append, another that takes its lock over, and a reader.
+   */
+  @Test
+  void anAppendAnotherThatTakesItsLockOverAndAReader() throws Exception {
+    Actor a = ScheduleExplorer.append("a", false);
+    Actor b = ScheduleExplorer.takingOver(ScheduleExplorer.append("b", false));
+    exploreTakingOver(List.of(a, b, ScheduleExplorer.reader(known(a, b))));
+  }
+
+  /** As {@link #explore} on local disk, where some chains must take a lock over. */
+  private void exploreTakingOver(List<Actor> actors) throws Exception {
+    int before = ExpiredLeaseView.takeoversBegun();
+    explore(false, actors);
+    org.junit.jupiter.api.Assertions.assertTrue(ExpiredLeaseView.takeoversBegun() > before,
+        "no chain took a lock over");
+  }
+
+  /** Local disk: an append, and two others that each take over whatever lock they find. */
+  @Test
+  void anAppendAndTwoThatTakeTheLockOver() throws Exception {
+    exploreTakingOver(List.of(ScheduleExplorer.append("a", false),
+        ScheduleExplorer.takingOver(ScheduleExplorer.append("b", false)),
+        ScheduleExplorer.takingOver(ScheduleExplorer.append("c", false))));
   }
 
   @ParameterizedTest(name = "object store rules: {0}")

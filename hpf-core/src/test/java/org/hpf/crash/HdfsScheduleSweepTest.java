@@ -121,6 +121,6 @@ class HdfsScheduleSweepTest {
    */
   @Test
   void chainsOfTwoWritersAndAReader() throws Exception {
-    ChainSweepTest.sample(ScheduleExplorer.hdfs(dfs), 2);
+    ChainSweepTest.sample(ScheduleExplorer.hdfs(dfs), ChainSweepTest.SAMPLED_CHAINS);
   }
 }

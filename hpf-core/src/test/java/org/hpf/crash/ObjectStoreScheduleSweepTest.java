@@ -53,6 +53,6 @@ class ObjectStoreScheduleSweepTest {
    */
   @Test
   void chainsOfTwoWritersAndAReader() throws Exception {
-    ChainSweepTest.sample(ScheduleExplorer.objectStore(server), 2);
+    ChainSweepTest.sample(ScheduleExplorer.objectStore(server), ChainSweepTest.SAMPLED_CHAINS);
   }
 }
