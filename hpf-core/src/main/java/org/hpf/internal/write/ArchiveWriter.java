@@ -479,7 +479,8 @@ public final class ArchiveWriter implements AutoCloseable {
    * by the writer's threads. Before a byte is written, one walk counts the files (for
    * progress), finds names that two roots both give ({@link org.hpf.DuplicateNameException})
    * and, unless {@code replace}, names the archive already has ({@link NameExistsException}).
-   * Holds no list of the sources.
+   * The merge then reads the sources that walk found, spooled in walk order to the scratch
+   * directory (the trees are not walked again): the heap holds no list of them.
    */
   public void addTree(List<Path> sourceRoots, boolean replace) throws IOException {
     addTree(sourceRoots, replace ? ExistingNames.REPLACE : ExistingNames.FAIL);

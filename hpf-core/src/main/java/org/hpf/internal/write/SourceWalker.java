@@ -73,8 +73,8 @@ final class SourceWalker implements Iterator<Source> {
   }
 
   /**
-   * Makes the walk find, for each source, its owner, group and mode and who may read it (one
-   * more status call per local file and directory; none on HDFS, whose listings carry them).
+   * Makes the walk find, for each source, who may read it: the directories above each root are
+   * asked once each; the entries' owners, groups and modes come with the listing.
    */
   SourceWalker trackingReaders() {
     pathReaders = new PathReaders();
