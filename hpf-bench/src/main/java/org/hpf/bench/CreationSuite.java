@@ -13,6 +13,7 @@ import org.hpf.bench.Results.CreationPoint;
 import org.hpf.bench.systems.BenchSystem.Creation;
 import org.hpf.bench.systems.BenchSystem;
 import org.hpf.bench.systems.HdfsFiles;
+import org.hpf.bench.systems.HpfArchive;
 import org.hpf.bench.systems.ShellPut;
 
 /**
@@ -22,6 +23,7 @@ import org.hpf.bench.systems.ShellPut;
  * are removed once measured; the largest stays for the other suites. After the HDFS upload of
  * N files, {@code hdfs dfs -put -t T} of the same files is timed too ({@link ShellPut}), as the
  * row "HDFS -put -t T", and its files removed: it is the upload a user would run instead.
+ * After HPF's create, the floor of that create is measured ({@link CreationFloor}).
  */
 final class CreationSuite {
   private final BenchCluster cluster;
@@ -54,6 +56,15 @@ final class CreationSuite {
         if (before != null) {
           details.put("namesystemInodesDelta", after[0] - before[0]);
           details.put("namesystemBlocksDelta", after[1] - before[1]);
+        }
+        if (system instanceof HpfArchive) {
+          CreationFloor.Floor floor = CreationFloor.measure(fs, data, n,
+              stores.destOf(system, n), new Path(stores.dirOf(n), "floor"));
+          details.putAll(floor.details(created.millis()));
+          log.printf(Locale.ROOT, "  floor %,d files: read %.1f s + write %.1f s = %.1f s;"
+              + " create / floor = %.2f%n", n, floor.readMillis() / 1e3,
+              floor.writeMillis() / 1e3, floor.millis() / 1e3,
+              (double) created.millis() / floor.millis());
         }
         add(results, system.name(), n, original, created.millis(), details);
         if (system instanceof HdfsFiles && putThreads > 0) {

@@ -230,6 +230,11 @@ public final class Headline {
       atLeast(rows, String.format(Locale.ROOT, "creating %,d files at least 50× faster than"
           + " uploading them one by one", n), (double) uploaded.millis() / created.millis(), 50);
     }
+    if (created != null && created.details().get("createOverFloor") instanceof Number f) {
+      atMost(rows, String.format(Locale.ROOT, "creating %,d files at most %.1f× the floor (one"
+          + " read of the sources and one plain file of the archive's bytes)", n,
+          CreationPhases.TARGET), f.doubleValue(), CreationPhases.TARGET);
+    }
     StoreCount hpf = r.storeOf(HPF);
     StoreCount plain = r.storeOf(HDFS);
     if (hpf != null && plain != null) {

@@ -30,6 +30,7 @@ public final class Report {
     environment(md, r);
     md.append(Headline.markdown(r, scan));
     creation(md, r);
+    CreationPhases.markdown(md, r);
     access(md, r);
     batchGets(md, r);
     stores(md, r);

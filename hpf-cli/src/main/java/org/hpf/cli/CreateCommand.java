@@ -15,6 +15,8 @@ import org.hpf.internal.hdfs.CachePinning;
 import org.hpf.internal.hdfs.HdfsIntegration;
 import org.hpf.internal.write.ArchiveCreator;
 import org.hpf.internal.write.CreateResult;
+import org.hpf.internal.write.Phase;
+import org.hpf.internal.write.PhaseTimes;
 import org.hpf.internal.write.WriterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -224,13 +226,21 @@ final class CreateCommand extends HpfSubcommand {
     out.printf(Locale.ROOT, "  index          %.1f bytes per file (%s in all)%n",
         r.indexBytesPerFile(), Units.bytes(r.indexBytes()));
     out.printf(Locale.ROOT, "  function       %.2f bits per key%n", r.functionBitsPerKey());
-    out.printf(Locale.ROOT, "  time           %s (merge %s, index %s)%n",
-        Units.millis(r.totalMillis()), Units.millis(r.mergeMillis()),
-        Units.millis(r.indexMillis()));
+    out.printf(Locale.ROOT, "  time           %s, by phase:%n", Units.millis(r.totalMillis()));
+    printPhases(out, r.phases());
     out.printf(Locale.ROOT, "  throughput     %s, %s files/s%n",
         Units.rate(r.originalBytes(), r.totalMillis()),
         r.totalMillis() <= 0 ? "-" : Units.count(r.files() * 1000 / r.totalMillis()));
     printLinks(out, r.links());
     printHdfs(out, r.hdfs());
+  }
+
+  /** One line per phase of the create, each with its share of the wall time. */
+  static void printPhases(PrintStream out, PhaseTimes phases) {
+    for (Phase phase : Phase.values()) {
+      double millis = phases.nanos(phase) / 1e6;
+      out.printf(Locale.ROOT, "    %-15s%s (%.1f%%)%n", phase.label(), Units.millis(millis),
+          phases.wallNanos() == 0 ? 0.0 : 100.0 * phases.nanos(phase) / phases.wallNanos());
+    }
   }
 }

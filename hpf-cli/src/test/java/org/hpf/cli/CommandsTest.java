@@ -64,6 +64,33 @@ class CommandsTest {
     return archive;
   }
 
+  /**
+   * The summary itemizes the create's wall time: a line per phase, each phase once and in
+   * order, whose shares add up to the whole (to the rounding of each share to 0.1%).
+   */
+  @Test
+  void createSummaryItemizesEveryPhase() {
+    Cli.Result created = Cli.run("create", src.toString(), dir.resolve("p.hpf").toString());
+    assertEquals(ExitCodes.OK, created.code(), created::toString);
+    List<String> lines = created.out().lines().toList();
+    int time = lines.indexOf(lines.stream().filter(l -> l.startsWith("  time  "))
+        .findFirst().orElseThrow(() -> new AssertionError("no time line in " + lines)));
+    assertTrue(lines.get(time).endsWith(", by phase:"), lines.get(time));
+    double shares = 0;
+    org.hpf.internal.write.Phase[] phases = org.hpf.internal.write.Phase.values();
+    for (int i = 0; i < phases.length; i++) {
+      String line = lines.get(time + 1 + i);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+          "    (.+?) +\\d+(\\.\\d+)? m?s \\((\\d+\\.\\d)%\\)").matcher(line);
+      assertTrue(m.matches(), line);
+      assertEquals(phases[i].label(), m.group(1), line);
+      shares += Double.parseDouble(m.group(3));
+    }
+    assertTrue(shares <= 100 + 0.05 * phases.length, "shares add up to " + shares);
+    assertTrue(lines.get(time + 1 + phases.length).startsWith("  throughput"),
+        () -> String.join("\n", lines));
+  }
+
   @Test
   void createGetLsRoundTrip() throws IOException {
     String archive = dir.resolve("a.hpf").toString();

@@ -55,6 +55,9 @@ public final class HpfArchive implements BenchSystem {
     details.put("threads", options.settings().threads());
     details.put("mergeMillis", result.mergeMillis());
     details.put("indexMillis", result.indexMillis());
+    // Every phase of the create; they add up to createWallMillis.
+    details.put("phasesMillis", result.phases().millisByKey());
+    details.put("createWallMillis", result.phases().wallNanos() / 1000 / 1e3);
     details.put("parts", result.parts());
     details.put("buckets", result.buckets());
     details.put("storedBytes", result.storedBytes());

@@ -29,8 +29,7 @@ final class Addition {
    * not undo the commit).
    */
   record Outcome(GenerationCommit.Result commit, List<PartInfo> parts, long files,
-      long replaced, long deleted, long bytes, long mergeNanos, long indexNanos,
-      List<String> warnings) {}
+      long replaced, long deleted, long bytes, List<String> warnings) {}
 
   private final ArchiveStorage storage;
   private final GenerationCommit commit;
@@ -40,7 +39,6 @@ final class Addition {
   private final JournalWriter journal;
   private final MergeLanes lanes;
   private final WriterOptions options;
-  private final long start = System.nanoTime();
   private final AtomicLong files = new AtomicLong();
   private final AtomicLong replaced = new AtomicLong();
   private final AtomicLong deleted = new AtomicLong();
@@ -172,27 +170,30 @@ final class Addition {
    * Seals the parts, builds the index, publishes the generation and drops the journal. Throws
    * only if the generation was not committed (then {@link #abort} drops the rest), or if that
    * is unknown ({@link UnsettledCommitException}: the journal is gone, the parts stay).
+   * {@code clock} takes the time of sealing ({@link Phase#MERGE}), of the commit's phases and
+   * of removing the journal ({@link Phase#CLEANUP}).
    */
-  Outcome commit(ExecutorService pool) throws IOException {
-    journalDeletions();
-    List<PartInfo> parts = lanes.sealAll();
-    journal.close();
-    long merged = System.nanoTime();
+  Outcome commit(ExecutorService pool, PhaseClock clock) throws IOException {
+    List<PartInfo> parts;
+    try (PhaseClock.Section s = clock.in(Phase.MERGE)) {
+      journalDeletions();
+      parts = lanes.sealAll();
+      journal.close();
+    }
     options.settings().progress().phase("indexing");
     for (PartInfo part : parts) {
       commit.addPart(part);
     }
     GenerationCommit.Result result;
     try {
-      result = commit.commit(pool);
+      result = commit.commit(pool, clock);
     } catch (UnsettledCommitException e) {
       // Committed or not, the journal must not be rolled forward again; the parts may be named.
       forget(e);
       throw e;
     }
-    long committed = System.nanoTime();
     List<String> warnings = new ArrayList<>(result.warnings());
-    try {
+    try (PhaseClock.Section s = clock.in(Phase.CLEANUP)) {
       deleteJournal();
     } catch (IOException | RuntimeException e) {
       // The journal of a committed generation is ignored and collected by the next writer.
@@ -201,7 +202,7 @@ final class Addition {
           + e);
     }
     return new Outcome(result, parts, files.get(), replaced.get(), deleted.get(), bytes.get(),
-        merged - start, committed - merged, warnings);
+        warnings);
   }
 
   private void deleteJournal() throws IOException {

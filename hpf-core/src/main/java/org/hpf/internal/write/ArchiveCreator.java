@@ -26,34 +26,45 @@ public final class ArchiveCreator {
 
   public static CreateResult create(Configuration conf, Path archive, List<Path> sourceRoots,
       WriterOptions options) throws IOException {
-    long start = System.nanoTime();
-    ArchiveWriter writer = ArchiveWriter.create(conf, archive, options);
-    CreateResult result;
+    PhaseClock clock = PhaseClock.start();
+    ArchiveWriter writer;
+    try (PhaseClock.Section s = clock.in(Phase.OPEN)) {
+      writer = ArchiveWriter.create(conf, archive, options, clock);
+    }
     try (writer) {
       writer.addTree(sourceRoots, false);
-      result = finish(writer, start);
+      commit(writer, clock);
     }
-    return result.withWarnings(writer.closeWarnings());
+    return finish(writer, clock);
   }
 
   /** Creates an archive in {@code storage} (the seam tests use to inject faults). */
   public static CreateResult create(ArchiveStorage storage, List<Source> sources,
       WriterOptions options) throws IOException {
-    long start = System.nanoTime();
-    ArchiveWriter writer = ArchiveWriter.create(new Configuration(false), storage, options);
-    CreateResult result;
+    PhaseClock clock = PhaseClock.start();
+    ArchiveWriter writer;
+    try (PhaseClock.Section s = clock.in(Phase.OPEN)) {
+      writer = ArchiveWriter.create(new Configuration(false), storage, options, clock);
+    }
     try (writer) {
       options.settings().progress().started(sources.size(),
           sources.stream().mapToLong(Source::length).sum());
-      writer.addSources(sources.iterator(), false);
-      result = finish(writer, start);
+      try (PhaseClock.Section s = clock.in(Phase.MERGE)) {
+        writer.addSources(sources.iterator(), false);
+      }
+      commit(writer, clock);
     }
-    return result.withWarnings(writer.closeWarnings());
+    return finish(writer, clock);
   }
 
-  private static CreateResult finish(ArchiveWriter writer, long start) throws IOException {
+  /** Commits; closing the writer after it (the lock released) is clean-up. */
+  private static void commit(ArchiveWriter writer, PhaseClock clock) throws IOException {
     writer.commit();
-    CreateResult result = writer.createResult(start);
+    clock.enter(Phase.CLEANUP);
+  }
+
+  private static CreateResult finish(ArchiveWriter writer, PhaseClock clock) {
+    CreateResult result = writer.createResult(clock.stop()).withWarnings(writer.closeWarnings());
     LOG.info("created {}: {} files, {} buckets, {} parts", result.archive(), result.files(),
         result.buckets(), result.parts());
     return result;

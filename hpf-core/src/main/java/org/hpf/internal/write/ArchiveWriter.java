@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.hpf.ConcurrentCommitException;
 import org.hpf.ExistingNames;
@@ -38,6 +37,7 @@ import org.hpf.internal.io.ArchiveStorage;
 import org.hpf.internal.io.StorageProfile;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
+import org.hpf.internal.write.spill.Scratch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +71,8 @@ public final class ArchiveWriter implements AutoCloseable {
   private final WriterLock lock;
   private final WriterPool pool;
   private final Recovery.Report recovery;
+  /** Takes the time of this writer's phases, on the thread that drives it. */
+  private final PhaseClock clock;
   /** Set for a writer that creates the archive, until its first commit. */
   private final NewArchive creating;
   private Manifest manifest;
@@ -109,9 +111,10 @@ public final class ArchiveWriter implements AutoCloseable {
       RootAccess given, OwnFiles own) {}
 
   private ArchiveWriter(Configuration conf, ArchiveStorage storage, WriterOptions options,
-      WriterLock lock, WriterPool pool, Recovery.Report recovery, NewArchive creating)
-      throws IOException {
+      WriterLock lock, WriterPool pool, Recovery.Report recovery, NewArchive creating,
+      PhaseClock clock) throws IOException {
     this.conf = conf;
+    this.clock = clock;
     this.storage = storage;
     this.options = options;
     this.lock = lock;
@@ -131,12 +134,24 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public static ArchiveWriter create(Configuration conf, Path archive, WriterOptions options)
       throws IOException {
-    return create(conf, storageFor(conf, archive, options), options);
+    return create(conf, archive, options, PhaseClock.start());
+  }
+
+  /** As {@link #create(Configuration, Path, WriterOptions)}, its phases timed by {@code clock}. */
+  static ArchiveWriter create(Configuration conf, Path archive, WriterOptions options,
+      PhaseClock clock) throws IOException {
+    return create(conf, storageFor(conf, archive, options), options, clock);
   }
 
   /** As {@link #create(Configuration, Path, WriterOptions)}, in {@code storage} (tests). */
   public static ArchiveWriter create(Configuration conf, ArchiveStorage target,
       WriterOptions options) throws IOException {
+    return create(conf, target, options, PhaseClock.start());
+  }
+
+  /** As {@link #create(Configuration, ArchiveStorage, WriterOptions)}, timed by {@code clock}. */
+  static ArchiveWriter create(Configuration conf, ArchiveStorage target,
+      WriterOptions options, PhaseClock clock) throws IOException {
     ArchiveStorage storage = ArchiveFileDeleter.around(target);
     if (storage.rootExistsNonEmpty()) {
       throw UncommittedCreate.existsError(storage);
@@ -159,7 +174,7 @@ public final class ArchiveWriter implements AutoCloseable {
       ArchiveStorage owned = owning(storage, id);
       return new ArchiveWriter(conf, lock.fence(owned), options, lock, pool, null,
           new NewArchive(id, capacity, blockSize, options.layout().partSize(), given,
-              owned instanceof OwnFiles own ? own : null));
+              owned instanceof OwnFiles own ? own : null), clock);
     } catch (IOException | RuntimeException | Error e) {
       pool.close();
       lock.release();
@@ -232,8 +247,8 @@ public final class ArchiveWriter implements AutoCloseable {
           .withLockTakenOver(lock.takenOver());
       Recovery.log(storage, report);
       if (!report.removedCreate()) {
-        return new Recovered(new ArchiveWriter(conf, fenced, options, lock, pool, report, null),
-            report);
+        return new Recovered(new ArchiveWriter(conf, fenced, options, lock, pool, report, null,
+            PhaseClock.start()), report);
       }
     } catch (IOException | RuntimeException | Error e) {
       pool.close();
@@ -361,7 +376,7 @@ public final class ArchiveWriter implements AutoCloseable {
 
   /** Adds one source file (which must not change while it is read). */
   void add(Source source, boolean replace) throws IOException {
-    try (FSDataInputStream in = EntryEncoder.open(source)) {
+    try (InputStream in = EntryEncoder.open(source)) {
       add(EntryEncoder.member(source, in), replace);
     }
   }
@@ -464,7 +479,8 @@ public final class ArchiveWriter implements AutoCloseable {
    * by the writer's threads. Before a byte is written, one walk counts the files (for
    * progress), finds names that two roots both give ({@link org.hpf.DuplicateNameException})
    * and, unless {@code replace}, names the archive already has ({@link NameExistsException}).
-   * Holds no list of the sources.
+   * The merge then reads the sources that walk found, spooled in walk order to the scratch
+   * directory (the trees are not walked again): the heap holds no list of them.
    */
   public void addTree(List<Path> sourceRoots, boolean replace) throws IOException {
     addTree(sourceRoots, replace ? ExistingNames.REPLACE : ExistingNames.FAIL);
@@ -476,23 +492,25 @@ public final class ArchiveWriter implements AutoCloseable {
    */
   public void addTree(List<Path> sourceRoots, ExistingNames existing) throws IOException {
     checkOpen();
-    SourceSurvey.Totals survey = survey(sourceRoots, existing);
-    options.settings().progress().started(survey.files() - skipped, survey.bytes());
-    addition();
-    java.util.Iterator<Source> sources = com.google.common.collect.Iterators.filter(
-        new SourceWalker(conf, sourceRoots, options.settings().symlinks(), new SourceLinks()),
-        options::includes);
-    if (existing == ExistingNames.SKIP_IDENTICAL) {
-      // The survey found every member of these names identical to its source.
-      sources = com.google.common.collect.Iterators.filter(sources, source -> {
-        try {
-          return existing(source.name()) == null;
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
+    try (SourceSpool spool = new SourceSpool(Scratch.in(options.settings().scratchDirectory()))) {
+      SourceSurvey.Totals survey = survey(sourceRoots, existing, spool);
+      options.settings().progress().started(survey.files() - skipped, survey.bytes());
+      try (PhaseClock.Section s = clock.in(Phase.MERGE)) {
+        addition();
+        java.util.Iterator<Source> sources = spool.sources();
+        if (existing == ExistingNames.SKIP_IDENTICAL) {
+          // The survey found every member of these names identical to its source.
+          sources = com.google.common.collect.Iterators.filter(sources, source -> {
+            try {
+              return existing(source.name()) == null;
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
         }
-      });
+        addSources(sources, existing == ExistingNames.REPLACE);
+      }
     }
-    addSources(sources, existing == ExistingNames.REPLACE);
   }
 
   /** Adds sources already collected, merged by the writer's threads. */
@@ -508,15 +526,21 @@ public final class ArchiveWriter implements AutoCloseable {
     }
   }
 
-  /** Files and bytes of a tree, checked for duplicate and (unless replacing) existing names. */
-  private SourceSurvey.Totals survey(List<Path> roots, ExistingNames policy)
+  /**
+   * Files and bytes of a tree, checked for duplicate and (unless replacing) existing names; the
+   * sources go to {@code spool}, for the merge.
+   */
+  private SourceSurvey.Totals survey(List<Path> roots, ExistingNames policy, SourceSpool spool)
       throws IOException {
     skipped = 0;
     AccessPlan plan = new AccessPlan();
     SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options, storage.location(),
-        policy == ExistingNames.REPLACE ? null : source -> clashes(source, policy), null, plan);
+        policy == ExistingNames.REPLACE ? null : source -> clashes(source, policy), spool::add,
+        plan, clock);
     links = totals.links();
-    settleAccess(plan);
+    try (PhaseClock.Section s = clock.in(Phase.SURVEY)) {
+      settleAccess(plan);
+    }
     return totals;
   }
 
@@ -581,10 +605,12 @@ public final class ArchiveWriter implements AutoCloseable {
     try {
       if (creating != null && manifest == null && creating.given() != null) {
         // The first generation opens the archive to whoever may read all its sources.
-        storage.setRootAccess(accessDecision != null ? accessDecision.access()
-            : creating.given());
+        try (PhaseClock.Section s = clock.in(Phase.COMMIT)) {
+          storage.setRootAccess(accessDecision != null ? accessDecision.access()
+              : creating.given());
+        }
       }
-      outcome = addition.commit(pool);
+      outcome = addition.commit(pool, clock);
     } catch (UnsettledCommitException e) {
       addition = null;
       unsettled(e);
@@ -609,7 +635,7 @@ public final class ArchiveWriter implements AutoCloseable {
   }
 
   /** The create's figures, after the commit of a writer from {@link #create}. */
-  CreateResult createResult(long startNanos) {
+  CreateResult createResult(PhaseTimes phases) {
     Manifest created = manifest;
     DirectoryFile directory = lastOutcome.commit().directory();
     long indexBytes = 0;
@@ -621,9 +647,7 @@ public final class ArchiveWriter implements AutoCloseable {
     return new CreateResult(storage.location(), created.generation(), created.fileCount(),
         created.originalBytes(), created.storedBytes(), created.parts().size(),
         directory.buckets().size(), directory.globalDepth(), indexBytes, functionBytes,
-        lastOutcome.mergeNanos() / 1_000_000, lastOutcome.indexNanos() / 1_000_000,
-        (System.nanoTime() - startNanos) / 1_000_000, lastResult.hdfs(), lastResult.links(),
-        lastResult.warnings());
+        phases, lastResult.hdfs(), lastResult.links(), lastResult.warnings());
   }
 
   /** Drops the members added since the last commit; the archive stays as it was. */
@@ -810,12 +834,18 @@ public final class ArchiveWriter implements AutoCloseable {
     lastResult = new ChangeResult(result.manifest().generation(), added, replacedCount, deleted,
         bytes, partsWritten, partsRemoved, result.bucketsWritten(), result.indexBytesWritten(),
         result.manifest().fileCount(),
-        (System.nanoTime() - start) / 1_000_000,
-        HdfsIntegration.afterCommit(storage, result.manifest()), // after GC: unpins its files
+        (System.nanoTime() - start) / 1_000_000, afterCommitHdfs(result.manifest()),
         links == null ? new SourceLinks() : links, skipped, all);
     links = null;
     skipped = 0;
     return lastResult;
+  }
+
+  /** What the HDFS integration does once a generation is committed (after GC: unpins its files). */
+  private HdfsReport afterCommitHdfs(Manifest committed) {
+    try (PhaseClock.Section s = clock.in(Phase.PINNING)) {
+      return HdfsIntegration.afterCommit(storage, committed);
+    }
   }
 
   /**
@@ -827,6 +857,12 @@ public final class ArchiveWriter implements AutoCloseable {
   private List<String> afterCommit(Manifest committed) {
     manifest = committed;
     committedAny = true;
+    try (PhaseClock.Section s = clock.in(Phase.CLEANUP)) {
+      return collectAfterCommit(committed);
+    }
+  }
+
+  private List<String> collectAfterCommit(Manifest committed) {
     List<String> warnings = new ArrayList<>();
     try {
       closeReader();

@@ -299,22 +299,36 @@ final class GenerationCommit implements AutoCloseable {
    * Each record is rewritten O(log n) times.
    */
   Result commit(ExecutorService pool) throws IOException {
+    return commit(pool, PhaseClock.start());
+  }
+
+  /**
+   * As {@link #commit(ExecutorService)}; {@code clock} takes the time of the names file, the
+   * index, the publication and the removal of the scratch files, each its {@link Phase}.
+   */
+  Result commit(ExecutorService pool, PhaseClock clock) throws IOException {
     if (committed) {
       throw new IllegalStateException("generation " + generation + " was already committed");
     }
     committed = true;
     Written written;
-    List<NamesSegment> segments = writeNames();
-    try {
+    List<NamesSegment> segments;
+    try (PhaseClock.Section s = clock.in(Phase.NAMES)) {
+      segments = writeNames();
+    }
+    try (PhaseClock.Section s = clock.in(Phase.INDEX)) {
       written = writeIndex(pool, segments);
     } catch (RecordStreams.Collision e) {
       throw namedCollision(e.getCause());
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    List<String> warnings = new ArrayList<>(publish(storage, written.manifest(), base));
+    List<String> warnings;
+    try (PhaseClock.Section s = clock.in(Phase.COMMIT)) {
+      warnings = new ArrayList<>(publish(storage, written.manifest(), base));
+    }
     // The commit point has passed: nothing from here on may fail the commit.
-    try {
+    try (PhaseClock.Section s = clock.in(Phase.CLEANUP)) {
       close();
     } catch (IOException | RuntimeException e) {
       warnings.add("generation " + generation + " committed, but the writer's scratch files "

@@ -49,11 +49,23 @@ final class SourceSurvey {
    *     replacing append)
    * @param visitor sees each source, or null
    * @param access counts who may read each source, or null
+   * @param clock takes the survey's time ({@link Phase#SURVEY}) and the walk's ({@link
+   *     Phase#LISTING}, {@link Phase#STAT}, {@link Phase#OWNERS})
    */
   static Totals run(Configuration conf, List<Path> roots, WriterOptions options,
-      String archive, Members members, Visitor visitor, AccessPlan access) throws IOException {
+      String archive, Members members, Visitor visitor, AccessPlan access, PhaseClock clock)
+      throws IOException {
+    try (PhaseClock.Section s = clock.in(Phase.SURVEY)) {
+      return walk(conf, roots, options, archive, members, visitor, access, clock);
+    }
+  }
+
+  private static Totals walk(Configuration conf, List<Path> roots, WriterOptions options,
+      String archive, Members members, Visitor visitor, AccessPlan access, PhaseClock clock)
+      throws IOException {
     SourceLinks links = new SourceLinks();
-    SourceWalker walker = new SourceWalker(conf, roots, options.settings().symlinks(), links);
+    SourceWalker walker = new SourceWalker(conf, roots, options.settings().symlinks(), links,
+        clock);
     if (access != null) {
       walker.trackingReaders();
     }
@@ -61,6 +73,7 @@ final class SourceSurvey {
     long bytes = 0;
     Clashes clashes = new Clashes();
     boolean checkDuplicates = roots.size() > 1;
+    java.net.URI archiveUri = new Path(archive).toUri();
     try (ExternalSorter names = checkDuplicates
         ? new ExternalSorter(Scratch.in(options.settings().scratchDirectory()), "sources",
             WritableComparator::compareBytes)
@@ -87,7 +100,7 @@ final class SourceSurvey {
           // Owners are compared only within one file system: a local user and an HDFS user of
           // the same name need not be one person.
           MemberAccess owned = walker.lastAccess();
-          boolean sameUsers = owned != null && sameFileSystem(source.path(), archive);
+          boolean sameUsers = owned != null && sameFileSystem(source.path(), archiveUri);
           access.add(source.path().toString(), sameUsers ? owned.owner() : null,
               owned == null ? null : owned.group(), walker.lastReaders());
         }
@@ -102,8 +115,7 @@ final class SourceSurvey {
     return new Totals(files, bytes, links);
   }
 
-  private static boolean sameFileSystem(Path source, String archive) {
-    java.net.URI a = new Path(archive).toUri();
+  private static boolean sameFileSystem(Path source, java.net.URI a) {
     java.net.URI s = source.toUri();
     return java.util.Objects.equals(a.getScheme(), s.getScheme())
         && java.util.Objects.equals(a.getAuthority(), s.getAuthority());

@@ -34,6 +34,8 @@ final class SourceWalker implements Iterator<Source> {
   private final Iterator<Path> roots;
   private final SymlinkPolicy symlinks;
   private final SourceLinks links;
+  private final PhaseClock clock;
+  private final SourceListing listing;
   /** Open directory listings on the current path, with the name prefix of each. */
   private final Deque<Listing> stack = new ArrayDeque<>();
   private Source next;
@@ -47,47 +49,8 @@ final class SourceWalker implements Iterator<Source> {
    * A directory being walked; {@code real} is its resolved local path, for loop checks;
    * {@code through} who may reach its entries (null when readers are not tracked).
    */
-  private record Listing(FileSystem fs, Iterator<FileStatus> children, String prefix,
+  private record Listing(FileSystem fs, Iterator<SourceListing.Entry> children, String prefix,
       java.nio.file.Path real, Readers through) {}
-
-  /**
-   * A directory's children, ordered so that the walk yields names in {@link MemberNames#ORDER}:
-   * a directory sorts as its name followed by '/', since every name below it starts so. Holds
-   * one directory's listing at a time per level.
-   */
-  private static Iterator<FileStatus> children(FileSystem fs, Path dir) throws IOException {
-    FileStatus[] children = fs instanceof RawLocalFileSystem local ? localChildren(local, dir)
-        : fs.listStatus(dir);
-    java.util.Arrays.sort(children, java.util.Comparator.comparing(
-        (FileStatus c) -> c.isDirectory() ? c.getPath().getName() + "/" : c.getPath().getName(),
-        MemberNames.ORDER));
-    return java.util.Arrays.asList(children).iterator();
-  }
-
-  /** Walks with the default {@link SymlinkPolicy#SKIP}, counting nothing. */
-  /**
-   * A local directory's entries, dangling links included: Hadoop's local listing drops those
-   * without a word (it cannot stat their targets), and the walk must report them.
-   */
-  private static FileStatus[] localChildren(RawLocalFileSystem fs, Path dir) throws IOException {
-    java.util.List<FileStatus> children = new java.util.ArrayList<>();
-    try (java.nio.file.DirectoryStream<java.nio.file.Path> entries =
-        java.nio.file.Files.newDirectoryStream(fs.pathToFile(dir).toPath())) {
-      for (java.nio.file.Path entry : entries) {
-        Path child = new Path(dir, new Path(null, null, entry.getFileName().toString()));
-        try {
-          children.add(fs.getFileStatus(child));
-        } catch (FileNotFoundException e) {
-          if (java.nio.file.Files.isSymbolicLink(entry)) {
-            children.add(new FileStatus(0, false, 0, 0, 0, child));
-          } // else: removed since the listing, as a listing taken a moment later would show
-        }
-      }
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new FileNotFoundException("directory disappeared while it was walked: " + dir);
-    }
-    return children.toArray(new FileStatus[0]);
-  }
 
   SourceWalker(Configuration conf, List<Path> roots) {
     this(conf, roots, SymlinkPolicy.SKIP, new SourceLinks());
@@ -95,15 +58,23 @@ final class SourceWalker implements Iterator<Source> {
 
   /** @param links counts the links this walk meets */
   SourceWalker(Configuration conf, List<Path> roots, SymlinkPolicy symlinks, SourceLinks links) {
+    this(conf, roots, symlinks, links, PhaseClock.start());
+  }
+
+  /** @param clock takes the time of listings, statuses and owner names */
+  SourceWalker(Configuration conf, List<Path> roots, SymlinkPolicy symlinks, SourceLinks links,
+      PhaseClock clock) {
     this.conf = conf;
     this.roots = roots.iterator();
     this.symlinks = symlinks;
     this.links = links;
+    this.clock = clock;
+    this.listing = new SourceListing(clock);
   }
 
   /**
-   * Makes the walk find, for each source, its owner, group and mode and who may read it (one
-   * more status call per local file and directory; none on HDFS, whose listings carry them).
+   * Makes the walk find, for each source, who may read it: the directories above each root are
+   * asked once each; the entries' owners, groups and modes come with the listing.
    */
   SourceWalker trackingReaders() {
     pathReaders = new PathReaders();
@@ -141,24 +112,26 @@ final class SourceWalker implements Iterator<Source> {
           stack.pop();
           continue;
         }
-        FileStatus child = top.children.next();
+        SourceListing.Entry entry = top.children.next();
+        FileStatus child = entry.status();
         String name = top.prefix + child.getPath().getName();
-        SymbolicLinks.Kind link = SymbolicLinks.kind(top.fs, child);
+        SymbolicLinks.Kind link = entry.link();
         if (link != SymbolicLinks.Kind.NONE && !follow(child, link)) {
           continue;
         }
         if (link == SymbolicLinks.Kind.TO_DIRECTORY || (link == SymbolicLinks.Kind.NONE
             && child.isDirectory())) {
-          java.nio.file.Path real = SymbolicLinks.realPath(top.fs, child.getPath());
+          java.nio.file.Path real = realPath(top.fs, child.getPath());
           checkNoLoop(child, real);
-          FileStatus dir = link == SymbolicLinks.Kind.NONE ? child
-              : top.fs.getFileStatus(child.getPath());
-          stack.push(new Listing(top.fs, children(top.fs, child.getPath()), name + "/", real,
-              through(top, dir)));
+          MemberAccess dirAccess = link == SymbolicLinks.Kind.NONE ? entry.access()
+              : accessOf(top.fs, target(top.fs, child));
+          stack.push(new Listing(top.fs, listing.list(top.fs, child.getPath()).iterator(),
+              name + "/", real, through(top, dirAccess)));
         } else if (link == SymbolicLinks.Kind.TO_FILE) {
-          next = source(top.fs, top.fs.getFileStatus(child.getPath()), name, top.through);
+          FileStatus target = target(top.fs, child);
+          next = source(top.fs, target, accessOf(top.fs, target), name, top.through);
         } else if (child.isFile()) {
-          next = source(top.fs, child, name, top.through);
+          next = source(top.fs, child, entry.access(), name, top.through);
         }
       }
       return true;
@@ -182,19 +155,40 @@ final class SourceWalker implements Iterator<Source> {
     Path parent = status.getPath().getParent();
     Readers above = pathReaders == null ? null
         : parent == null ? Readers.EVERYONE : pathReaders.through(fs, parent);
+    MemberAccess access = accessOf(fs, status);
     if (status.isDirectory()) {
-      stack.push(new Listing(fs, children(fs, status.getPath()), "",
-          SymbolicLinks.realPath(fs, status.getPath()),
-          above == null ? null : above.and(FileAccess.directoryReaders(FileAccess.of(fs, status)))));
+      stack.push(new Listing(fs, listing.list(fs, status.getPath()).iterator(), "",
+          realPath(fs, status.getPath()),
+          above == null ? null : above.and(FileAccess.directoryReaders(access))));
     } else {
-      next = source(fs, status, status.getPath().getName(), above);
+      next = source(fs, status, access, status.getPath().getName(), above);
     }
   }
 
-  /** Who may reach the entries of {@code dir}, inside the directory {@code parent}. */
-  private Readers through(Listing parent, FileStatus dir) throws IOException {
+  /** Who may reach the entries of a directory of access {@code dir}, inside {@code parent}. */
+  private static Readers through(Listing parent, MemberAccess dir) {
     return parent.through == null ? null
-        : parent.through.and(FileAccess.directoryReaders(FileAccess.of(parent.fs, dir)));
+        : parent.through.and(FileAccess.directoryReaders(dir));
+  }
+
+  /** The status of a followed link's target. */
+  private FileStatus target(FileSystem fs, FileStatus link) throws IOException {
+    try (PhaseClock.Section s = clock.in(Phase.STAT)) {
+      return fs.getFileStatus(link.getPath());
+    }
+  }
+
+  /**
+   * The access of a root or a followed link's target, which no listing gave: a status of its
+   * own. Gone since its status was taken: a source that disappeared before it was read.
+   */
+  private MemberAccess accessOf(FileSystem fs, FileStatus status) throws IOException {
+    try (PhaseClock.Section s = clock.in(Phase.OWNERS)) {
+      return FileAccess.of(fs, status);
+    } catch (java.nio.file.NoSuchFileException | FileNotFoundException e) {
+      throw new SourceException("source disappeared before it was read: " + status.getPath(),
+          e);
+    }
   }
 
   /** Applies the policy to a link; true when the walk follows it. */
@@ -220,6 +214,14 @@ final class SourceWalker implements Iterator<Source> {
     }
   }
 
+  /**
+   * A directory's path with every link resolved, for loop checks; null where no link is
+   * followed, so no loop can be.
+   */
+  private java.nio.file.Path realPath(FileSystem fs, Path dir) throws IOException {
+    return symlinks == SymlinkPolicy.FOLLOW ? SymbolicLinks.realPath(fs, dir) : null;
+  }
+
   /** Fails when a followed link leads back to a directory the walk is already inside. */
   private void checkNoLoop(FileStatus child, java.nio.file.Path real) throws SourceException {
     if (real == null) {
@@ -233,22 +235,19 @@ final class SourceWalker implements Iterator<Source> {
     }
   }
 
-  /** A source; {@code through} is who may reach its directory's entries (null: untracked). */
-  private Source source(FileSystem fs, FileStatus status, String name, Readers through)
-      throws IOException {
+  /**
+   * A source of {@code access}; {@code through} is who may reach its directory's entries (null:
+   * untracked).
+   */
+  private Source source(FileSystem fs, FileStatus status, MemberAccess access, String name,
+      Readers through) throws IOException {
     MemberNames.check(name);
-    MemberAccess access;
-    try {
-      access = FileAccess.of(fs, status);
-    } catch (java.nio.file.NoSuchFileException | FileNotFoundException e) {
-      throw new SourceException("source disappeared before it was read: " + status.getPath(), e);
-    }
     if (through != null) {
       nextAccess = access;
       nextReaders = through.and(FileAccess.fileReaders(access));
     }
-    return new Source(name, fs, status.getPath(), status.getLen(), status.getModificationTime(),
-        access);
+    return new Source(name, fs, status.getPath(), status.getLen(),
+        status.getModificationTime(), access);
   }
 
   @Override

@@ -230,7 +230,7 @@ public final class StagedChange implements AutoCloseable {
       SourceSurvey.Totals totals = SourceSurvey.run(conf, roots, options, storage.location(),
           reader == null ? null
               : source -> ArchiveWriter.existing(reader, source.name()) != null,
-          visitor::visit, access);
+          visitor::visit, access, PhaseClock.start());
       settleAccess(access, reader == null ? null : reader.manifest());
       return new Survey(totals.files(), totals.bytes(), totals.links());
     } finally {

@@ -38,10 +38,6 @@ public final class ExternalSorter implements Closeable {
     int compare(byte[] a, int aOffset, int aLength, byte[] b, int bOffset, int bLength);
   }
 
-  /** Memory for one sort pass: a quarter holds the entries of a run (SequenceFile.Sorter). */
-  static final int SORT_MEMORY = 32 << 20;
-  /** Runs merged at once. */
-  static final int MERGE_FACTOR = 100;
   /** Heap that entries may take before they spill: a few tens of thousands of members. */
   static final long HELD_MEMORY = 4 << 20;
   /** Heap an entry takes beyond its bytes: the array's header and the list's reference. */
@@ -54,7 +50,7 @@ public final class ExternalSorter implements Closeable {
   /** Entries not spilled, in the order added; null once they spilled. */
   private List<byte[]> held = new ArrayList<>();
   private long heldBytes;
-  private Spill spill;
+  private SpillFile spill;
   private long count;
   private long bytes;
   private boolean sorted;
@@ -80,7 +76,7 @@ public final class ExternalSorter implements Closeable {
       held.add(Arrays.copyOfRange(entry, offset, offset + length));
       heldBytes += length + ENTRY_OVERHEAD;
       if (heldBytes > heldMemory) {
-        spill = new Spill(scratch, purpose);
+        spill = new SpillFile(scratch, purpose);
         for (byte[] e : held) {
           spill.append(e, 0, e.length);
         }
@@ -126,7 +122,7 @@ public final class ExternalSorter implements Closeable {
       entries.sort((a, b) -> order.compare(a, 0, a.length, b, 0, b.length));
       return new Sorted(null, entries.iterator());
     }
-    return new Sorted(spill.sort(order), null);
+    return new Sorted(spill.sort(new Comparator(order)), null);
   }
 
   @Override
@@ -134,69 +130,6 @@ public final class ExternalSorter implements Closeable {
     held = null;
     if (spill != null) {
       spill.close();
-    }
-  }
-
-  /** The scratch files of a sorter whose entries outgrew the heap it may use. */
-  private static final class Spill implements Closeable {
-    private final LocalFileSystem local;
-    private final Configuration conf;
-    private final Path dir;
-    private final Path input;
-    private final BytesWritable key = new BytesWritable();
-    private SequenceFile.Writer writer;
-    private FSDataOutputStream file;
-
-    Spill(Scratch scratch, String purpose) throws IOException {
-      this.local = scratch.fileSystem();
-      this.dir = new Path(scratch.root(), purpose + "-" + UUID.randomUUID());
-      // A merge of many runs writes its passes where this names, else below hadoop.tmp.dir.
-      this.conf = new Configuration(scratch.conf());
-      conf.set("io.seqfile.local.dir", local.pathToFile(new Path(dir, "merges")).getPath());
-      this.input = new Path(dir, "unsorted");
-      Scratch.createPrivateDirectory(local.pathToFile(dir).toPath());
-      // Sequence files create theirs through the file system their path names, which Hadoop
-      // caches with someone else's umask: this one is created through the scratch's own.
-      this.file = local.create(input, false);
-      this.writer = SequenceFile.createWriter(conf, SequenceFile.Writer.stream(file),
-          SequenceFile.Writer.keyClass(BytesWritable.class),
-          SequenceFile.Writer.valueClass(NullWritable.class),
-          SequenceFile.Writer.compression(SequenceFile.CompressionType.NONE));
-    }
-
-    void append(byte[] entry, int offset, int length) throws IOException {
-      key.set(entry, offset, length);
-      writer.append(key, NullWritable.get());
-    }
-
-    SequenceFile.Sorter.RawKeyValueIterator sort(EntryOrder order) throws IOException {
-      closeWriter();
-      SequenceFile.Sorter sorter = new SequenceFile.Sorter(local, new Comparator(order),
-          BytesWritable.class, NullWritable.class, conf);
-      sorter.setMemory(SORT_MEMORY);
-      sorter.setFactor(MERGE_FACTOR);
-      return sorter.sortAndIterate(new Path[] {input}, new Path(dir, "runs"), true);
-    }
-
-    @Override
-    public void close() throws IOException {
-      try {
-        closeWriter();
-      } finally {
-        local.delete(dir, true);
-      }
-    }
-
-    /** The writer does not own a stream it was given: both are closed. */
-    private void closeWriter() throws IOException {
-      try (FSDataOutputStream out = file) {
-        if (writer != null) {
-          writer.close();
-        }
-      } finally {
-        writer = null;
-        file = null;
-      }
     }
   }
 
