@@ -53,7 +53,7 @@ class ChainSweepTest {
     replay(ScheduleExplorer.localDisk(tmp), actors, chain);
   }
 
-  private static void replay(ScheduleExplorer.Place place, List<Actor> actors,
+  static void replay(ScheduleExplorer.Place place, List<Actor> actors,
       ChainExplorer.Segment... chain) throws Exception {
     List<String> failures = new ChainExplorer(place).run(actors, List.of(chain));
     if (!failures.isEmpty()) {
@@ -61,7 +61,7 @@ class ChainSweepTest {
     }
   }
 
-  private static ChainExplorer.Segment turn(int actor, int calls) {
+  static ChainExplorer.Segment turn(int actor, int calls) {
     return new ChainExplorer.Segment(actor, calls);
   }
 

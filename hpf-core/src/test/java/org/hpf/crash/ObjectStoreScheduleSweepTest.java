@@ -1,6 +1,7 @@
 package org.hpf.crash;
 
 import java.io.IOException;
+import java.util.List;
 import org.hpf.minicluster.S3Server;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -45,6 +46,19 @@ class ObjectStoreScheduleSweepTest {
   @ValueSource(booleans = {false, true})
   void aJobCommitHeldWhileTheDriverOfTheFailedJobCleansUp(boolean creates) throws Exception {
     JobScheduleSweepTest.sample(ScheduleExplorer.objectStore(server), tmp, creates, 3);
+  }
+
+  /**
+   * B breaks A's lock (4 calls), the reader opens generation 2 and its names and index files
+   * (4 calls); then A and B commit, and retention removes generation 2's files. The reader's
+   * next read of the index file meets a stream S3A gave up on ("Stream is closed!"): it must
+   * end stale, as where the read says "not found" (seed 9 of 60 chains on the S3 server).
+   */
+  @Test
+  void aReaderWhoseFilesRetentionRemovedEndsStale() throws Exception {
+    List<ChainExplorer.Segment> chain = ChainExplorer.chain(9, 3);
+    ChainSweepTest.replay(ScheduleExplorer.objectStore(server),
+        ChainSweepTest.twoWritersAndAReader(), chain.toArray(ChainExplorer.Segment[]::new));
   }
 
   /**

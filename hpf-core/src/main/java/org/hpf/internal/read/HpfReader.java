@@ -678,8 +678,17 @@ public final class HpfReader implements AutoCloseable {
 
   private ArchiveInput openGenerationFile(String name, long length) throws IOException {
     try {
-      return new GenerationFile(storage.open(name, length),
-          (file, e) -> missing(storage, manifest, file, e));
+      return new GenerationFile(storage.open(name, length), new GenerationFile.Missing() {
+        @Override
+        public HpfException of(String file, FileNotFoundException e) throws IOException {
+          return missing(storage, manifest, file, e);
+        }
+
+        @Override
+        public boolean exists(String file) throws IOException {
+          return storage.exists(file);
+        }
+      });
     } catch (FileNotFoundException e) {
       throw missing(storage, manifest, name, e);
     }
