@@ -18,10 +18,15 @@ final class RecentOpens {
   static final long GAP = 64 * 1024;
   /** Opens in a row, this one included, that start a window. */
   static final int RUN = 3;
-  /** Opens in one region among the last {@value #KEPT}, this one included, that start one. */
-  static final int DENSE = 8;
+  /**
+   * Opens in one region among the last {@value #KEPT}, this one included, that start one: far in
+   * the tail of what shuffled opens put in a region. With two of the last 64 in a region on
+   * average, 16 others in one region come about once in a billion opens; 8 came about once in
+   * a thousand, and drained the budget on windows that went unused.
+   */
+  static final int DENSE = 17;
   /** How many times the opens spread evenly over the part a region must have had. */
-  static final int OVER_EVEN = 4;
+  static final int OVER_EVEN = 8;
 
   private final long[] starts = new long[KEPT];
   private final long[] ends = new long[KEPT];
