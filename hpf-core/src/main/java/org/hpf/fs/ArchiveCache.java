@@ -144,8 +144,6 @@ final class ArchiveCache implements Closeable {
     /** Calls and streams on this generation: retired, it closes when the last is done. */
     private final SharedReader users;
     private long checkedAt = System.nanoTime();
-    /** A listing of its members was streamed: opens in entry order may be a scan. */
-    private volatile boolean listed;
 
     OpenArchive(Path archive, HpfReader reader, FileStatus directory, FileSystem underlying,
         int directorySetMax) throws IOException {
@@ -161,15 +159,6 @@ final class ArchiveCache implements Closeable {
         r = underlying.getFileStatus(partPath(parts.get(0).id())).getReplication();
       }
       this.replication = r;
-    }
-
-    void markListed() {
-      listed = true;
-    }
-
-    /** Whether a listing of its members was streamed (see {@link ReadAhead}). */
-    boolean wasListed() {
-      return listed;
     }
 
     Path partPath(int part) {

@@ -188,7 +188,6 @@ final class ArchiveListing {
   StreamingIterator<FileStatus> children(ArchiveCache.Lease lease, String member)
       throws IOException {
     String prefix = member.isEmpty() ? "" : member + "/";
-    lease.archive().markListed();
     Stream<NameEntry> names = lease.archive().reader.listEntries(prefix);
     Iterator<Child> children = children(lease.archive(), prefix, names.iterator());
     Iterator<FileStatus> statuses = new Iterator<>() {
@@ -217,7 +216,6 @@ final class ArchiveListing {
       throws IOException {
     String prefix = member.isEmpty() ? "" : member + "/";
     ArchiveCache.OpenArchive archive = lease.archive();
-    archive.markListed();
     Stream<NameEntry> names = archive.reader.listEntries(prefix);
     Iterator<LocatedFileStatus> located = new BatchingIterator<>(
         children(archive, prefix, names.iterator()), BATCH, batch -> locate(archive, batch));
@@ -301,7 +299,6 @@ final class ArchiveListing {
       boolean recursive) throws IOException {
     ArchiveCache.OpenArchive archive = lease.archive();
     String prefix = member.isEmpty() ? "" : member + "/";
-    archive.markListed();
     Stream<NameEntry> names = archive.reader.listEntries(prefix);
     Iterator<Child> selected = names
         .filter(e -> recursive || e.name().indexOf('/', prefix.length()) < 0)

@@ -91,10 +91,12 @@ public class HpfFileSystem extends FileSystem {
    */
   public static final long RECORD_CACHE_OBJECT_STORE_DEFAULT = 4 << 20;
   /**
-   * Bytes of a part read at once when the members of a listed archive are opened in the order
-   * of their entries, as a job's scan opens them: the members that follow are served from that
-   * read, each checked before it is handed out. 0 turns the read-ahead off; opens out of order
-   * never read ahead. See docs/HPF-FILESYSTEM.md.
+   * The most bytes of a part read at once when the opens before a member say its neighbours
+   * will be opened soon (members opened in the order of their entries, as a job's scan opens
+   * them, or many members of one region of a part): the members the window holds are served
+   * from it, each checked before it is handed out. Other opens read exactly the member's entry,
+   * and whatever the order, members read whole cost at most 1.5 times their stored bytes
+   * ({@link ReadAhead}). 0 turns the read-ahead off. See docs/HPF-FILESYSTEM.md.
    */
   public static final String READ_AHEAD_KEY = "fs.hpf.readahead.bytes";
   /** Default of {@link #READ_AHEAD_KEY}: 4 MiB. */

@@ -138,8 +138,9 @@ class ReadAheadTest {
         served++;
       }
       assertEquals(FILES - 1, served);
-      // The damaged member was served from a window, as were most others.
-      assertTrue(ReadCountingFileSystem.positionedReads() < 10,
+      // The damaged member was served from a window, as were most others (the first windows
+      // are small: the members served before them pay for them).
+      assertTrue(ReadCountingFileSystem.positionedReads() < 20,
           ReadCountingFileSystem.positionedReads() + " reads of the part");
     }
   }

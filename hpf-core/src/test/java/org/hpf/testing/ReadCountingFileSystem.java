@@ -103,6 +103,11 @@ public final class ReadCountingFileSystem extends RawLocalFileSystem {
     return INDEX_READS.get();
   }
 
+  /** Bytes of index files read by positioned reads since the last reset. */
+  public static long indexBytes() {
+    return INDEX_BYTES.get();
+  }
+
   public static long vectoredCalls() {
     return VECTORED_CALLS.get();
   }

@@ -12,11 +12,11 @@ import picocli.CommandLine.Mixin;
  */
 @Command(name = "exp", aliases = "experiment", mixinStandardHelpOptions = true,
     description = "HDFS experiments of published studies (file size, replication, file count,"
-        + " block size, DataNodes, clients, NameNode model, owners, scans), each writing <suite>.json,"
-        + " <suite>.md and <suite>.png.",
+        + " block size, DataNodes, clients, NameNode model, owners, scans, open orders), each"
+        + " writing <suite>.json, <suite>.md and <suite>.png.",
     subcommands = {SizeSuite.class, ReplicationSuite.class, FileSizeSuite.class,
         BlockSizeSuite.class, DataNodeSuite.class, ClientsSuite.class, NameNodeModelSuite.class,
-        OwnersSuite.class, ScanSuite.class,
+        OwnersSuite.class, ScanSuite.class, OpenOrderSuite.class,
         ExperimentCommand.All.class, ExperimentCommand.Render.class})
 public final class ExperimentCommand implements Callable<Integer> {
   /** Where the experiments log their progress (the command's stdout). */
@@ -28,7 +28,7 @@ public final class ExperimentCommand implements Callable<Integer> {
   public static List<Experiment> all() {
     return List.of(new SizeSuite(), new FileSizeSuite(), new NameNodeModelSuite(),
         new BlockSizeSuite(), new ClientsSuite(), new ReplicationSuite(), new OwnersSuite(),
-        new ScanSuite(), new DataNodeSuite());
+        new ScanSuite(), new OpenOrderSuite(), new DataNodeSuite());
   }
 
   @Override

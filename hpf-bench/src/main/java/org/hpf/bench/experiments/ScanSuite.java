@@ -267,7 +267,8 @@ public final class ScanSuite extends Experiment {
     return details;
   }
 
-  private static Path hpfPath(Path archive) {
+  /** The {@code hpf://} path of the root of an archive on the cluster. */
+  static Path hpfPath(Path archive) {
     URI under = archive.toUri();
     return new Path("hpf://" + under.getScheme() + "-" + under.getAuthority()
         + under.getPath() + "/");

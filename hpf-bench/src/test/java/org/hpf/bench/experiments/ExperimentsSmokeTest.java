@@ -80,8 +80,12 @@ class ExperimentsSmokeTest {
     scan.maxSize = 2000;
     scan.splitMiB = 1;
     scan.filesPerJob = 25; // directories of 25: TextInputFormat reads them in 3 jobs
+    OpenOrderSuite openOrder = new OpenOrderSuite();
+    openOrder.files = 60;
+    openOrder.minSize = 100;
+    openOrder.maxSize = 2000;
     for (Experiment e : List.of(size, fileSize, model, blockSize, clients, replication, owners,
-        scan, dataNodes)) {
+        scan, openOrder, dataNodes)) {
       e.options = options;
       results.put(e.name(), e.runAndWrite(context));
     }
@@ -97,7 +101,8 @@ class ExperimentsSmokeTest {
   @Test
   void everyExperimentWritesJsonMarkdownAndChart() throws Exception {
     assertEquals(List.of("size", "file-size", "namenode-model", "block-size", "clients",
-        "replication", "owners", "scan", "datanodes"), List.copyOf(results.keySet()));
+        "replication", "owners", "scan", "open-order", "datanodes"),
+        List.copyOf(results.keySet()));
     for (String suite : results.keySet()) {
       JsonNode json = Results.mapper().readTree(new File(out, suite + ".json"));
       assertEquals(suite, json.get("suite").asText());
@@ -151,6 +156,22 @@ class ExperimentsSmokeTest {
         .get("dataNodeBlockReads")).longValue();
     assertTrue(hpfReads * 4 < plainReads, hpfReads + " block reads, against " + plainReads
         + " for the plain files");
+  }
+
+  @Test
+  void everyOpenOrderServesEveryMemberAndCountsItsReads() {
+    ExperimentResult r = results.get("open-order");
+    List<Point> orders = r.series("open", "part order");
+    assertEquals(1, orders.size());
+    Object served = orders.get(0).details().get("bytesServed");
+    for (String order : List.of("part order", "shuffled", "largest first")) {
+      Map<String, Object> details = r.point("open", order, 60).details();
+      assertEquals(60, ((Number) details.get("members")).intValue(), order);
+      assertEquals(served, details.get("bytesServed"), order);
+      assertTrue(((Number) details.get("dataNodeBlockReads")).longValue() > 0, order);
+      double client = ((Number) details.get("clientBytesPerStoredByte")).doubleValue();
+      assertTrue(client > 0.5 && client <= 1.5, order + ": " + client);
+    }
   }
 
   @Test

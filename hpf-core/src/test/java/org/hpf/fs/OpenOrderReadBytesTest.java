@@ -1,0 +1,164 @@
+package org.hpf.fs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.hpf.internal.format.IndexRecord;
+import org.hpf.internal.read.HpfReader;
+import org.hpf.internal.write.ArchiveCreator;
+import org.hpf.internal.write.WriterOptions;
+import org.hpf.testing.ReadCountingFileSystem;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every member opened once through {@code hpf://}, in the orders readers open files (shuffled,
+ * largest first as Spark packs its partitions, the order of the entries, two scans taking turns,
+ * a region of a part at a time in any order), after a listing by the same instance: the bytes
+ * read of the part and index files stay at most 1.5 times the stored bytes of the members
+ * served, and the orders that take neighbours together are served in few reads.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OpenOrderReadBytesTest {
+  private static final int FILES = 2000;
+  /** A small window, so that the archive has many regions. */
+  private static final long WINDOW = 128 << 10;
+
+  @TempDir static java.nio.file.Path tmp;
+  private java.nio.file.Path archive;
+  private Path root;
+  private Map<String, byte[]> files;
+  /** The members, each with its record, in the order of their entries. */
+  private List<Member> members;
+
+  private record Member(String name, IndexRecord record) {}
+
+  @BeforeAll
+  void createArchive() throws Exception {
+    java.nio.file.Path src = tmp.resolve("src");
+    Random random = new Random(41);
+    files = SourceTree.write(src, FILES, i -> String.format(Locale.ROOT, "d%d/f-%04d.txt",
+        i % 5, i), i -> member(random, i));
+    archive = tmp.resolve("a.hpf");
+    Configuration conf = new Configuration();
+    ArchiveCreator.create(conf, new Path(archive.toUri()), List.of(new Path(src.toUri())),
+        WriterOptions.builder().settings(s -> s.threads(1)).build());
+    members = new ArrayList<>();
+    try (HpfReader reader = HpfReader.open(conf, new Path(archive.toUri()))) {
+      for (String name : files.keySet()) {
+        members.add(new Member(name, reader.record(name)));
+      }
+    }
+    members.sort(Comparator.comparingInt((Member m) -> m.record().part())
+        .thenComparingLong(m -> m.record().offset()));
+    root = new Path("hpf://countfs-" + archive + "/");
+  }
+
+  /** 200 bytes to 12 KB, log-uniform; half text that LZ4 halves, half random bytes. */
+  private static byte[] member(Random random, int i) {
+    int length = (int) Math.round(200 * Math.pow(60, random.nextDouble()));
+    byte[] bytes = new byte[length];
+    if (i % 2 == 0) {
+      random.nextBytes(bytes);
+    } else {
+      byte[] line = ("line of file " + i + " with some words " + random.nextInt() + "\n")
+          .getBytes(StandardCharsets.UTF_8);
+      for (int j = 0; j < length; j++) {
+        bytes[j] = line[j % line.length];
+      }
+    }
+    return bytes;
+  }
+
+  @Test
+  void shuffled() throws Exception {
+    List<Member> order = new ArrayList<>(members);
+    Collections.shuffle(order, new Random(7));
+    opensReadAtMostOneAndAHalfTimes(order);
+  }
+
+  @Test
+  void largestFirst() throws Exception {
+    List<Member> order = new ArrayList<>(members);
+    order.sort(Comparator.comparingLong((Member m) -> m.record().originalLength()).reversed());
+    opensReadAtMostOneAndAHalfTimes(order);
+  }
+
+  @Test
+  void inEntryOrder() throws Exception {
+    long reads = opensReadAtMostOneAndAHalfTimes(members);
+    assertTrue(reads < FILES / 10, reads + " reads of the parts for " + FILES + " members");
+  }
+
+  @Test
+  void twoScansTakingTurns() throws Exception {
+    List<Member> order = new ArrayList<>();
+    int half = members.size() / 2;
+    for (int i = 0; i < half; i++) {
+      order.add(members.get(i));
+      order.add(members.get(half + i));
+    }
+    long reads = opensReadAtMostOneAndAHalfTimes(order);
+    assertTrue(reads < FILES / 10, reads + " reads of the parts for " + FILES + " members");
+  }
+
+  @Test
+  void aRegionAtATimeInAnyOrder() throws Exception {
+    List<Member> order = new ArrayList<>();
+    Random random = new Random(3);
+    for (int from = 0; from < members.size(); from += 100) {
+      List<Member> group = new ArrayList<>(members.subList(from,
+          Math.min(members.size(), from + 100)));
+      Collections.shuffle(group, random);
+      order.addAll(group);
+    }
+    long reads = opensReadAtMostOneAndAHalfTimes(order);
+    assertTrue(reads < FILES / 3, reads + " reads of the parts for " + FILES + " members");
+  }
+
+  /**
+   * Lists the archive, then opens and reads every member of {@code order} through a new
+   * instance; asserts the bytes and the bound, and returns the reads of the parts.
+   */
+  private long opensReadAtMostOneAndAHalfTimes(List<Member> order) throws Exception {
+    Configuration conf = ReadCountingFileSystem.conf(false);
+    conf.setLong(HpfFileSystem.READ_AHEAD_KEY, WINDOW);
+    try (FileSystem hpf = FileSystem.newInstance(root.toUri(), conf)) {
+      List<LocatedFileStatus> listed = new ArrayList<>();
+      RemoteIterator<LocatedFileStatus> it = hpf.listFiles(root, true);
+      while (it.hasNext()) {
+        listed.add(it.next());
+      }
+      ReadCountingFileSystem.reset();
+      long served = 0;
+      for (Member member : order) {
+        try (FSDataInputStream in = hpf.open(new Path(root, member.name()))) {
+          assertArrayEquals(files.get(member.name()), in.readAllBytes(), member.name());
+        }
+        served += member.record().entryLength();
+      }
+      long read = ReadCountingFileSystem.positionedBytes() + ReadCountingFileSystem.indexBytes();
+      assertTrue(read <= 1.5 * served, String.format(Locale.ROOT, "%,d bytes read (%,d of the"
+          + " parts in %,d reads, %,d of the index) for %,d stored bytes served: %.2fx", read,
+          ReadCountingFileSystem.positionedBytes(), ReadCountingFileSystem.positionedReads(),
+          ReadCountingFileSystem.indexBytes(), served, (double) read / served));
+      return ReadCountingFileSystem.positionedReads();
+    }
+  }
+}
