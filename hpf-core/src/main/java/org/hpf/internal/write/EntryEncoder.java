@@ -166,11 +166,13 @@ final class EntryEncoder {
   /**
    * Opens a source file, saying so if it is gone. A local file is opened through the JDK, with
    * one system call: Hadoop's local open first takes the file's status, four more, which the
-   * walk of the sources took already.
+   * walk of the sources took already. Only Hadoop's own local file system is bypassed: a
+   * subclass may change what {@code open} does.
    */
   static InputStream open(Source source) throws IOException {
     try {
-      if (source.fs() instanceof RawLocalFileSystem local) {
+      RawLocalFileSystem local = SourceListing.plainLocal(source.fs());
+      if (local != null) {
         return Files.newInputStream(local.pathToFile(source.path()).toPath());
       }
       return source.fs().open(source.path());

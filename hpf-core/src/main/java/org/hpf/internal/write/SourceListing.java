@@ -52,7 +52,8 @@ final class SourceListing {
   /** The entries of {@code dir}, in walk order. */
   List<Entry> list(FileSystem fs, Path dir) throws IOException {
     List<Entry> entries;
-    if (fs instanceof RawLocalFileSystem local && hasUnixView(local, dir)) {
+    RawLocalFileSystem local = plainLocal(fs);
+    if (local != null && hasUnixView(local, dir)) {
       entries = listLocal(local, dir);
     } else {
       entries = listOther(fs, dir);
@@ -61,6 +62,14 @@ final class SourceListing {
       entries.sort(Comparator.comparing(SourceListing::sortName, MemberNames.ORDER));
     }
     return entries;
+  }
+
+  /**
+   * Hadoop's own raw local file system, which the walk and the reads bypass for the JDK's fewer
+   * system calls; null for any other, a subclass included, whose calls may do more.
+   */
+  static RawLocalFileSystem plainLocal(FileSystem fs) {
+    return fs.getClass() == RawLocalFileSystem.class ? (RawLocalFileSystem) fs : null;
   }
 
   private static String sortName(Entry entry) {
