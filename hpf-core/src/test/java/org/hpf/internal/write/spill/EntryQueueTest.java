@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -64,5 +65,28 @@ class EntryQueueTest {
   @Test
   void spilledInTheOrderAdded() throws IOException {
     roundTrip(5_000, 4_096, true);
+  }
+
+  /**
+   * A create's queue holds the paths of its sources: while they are spilled and while they are
+   * read back, nothing below the scratch directory is open to group or others, in a parent that
+   * everyone may write.
+   */
+  @Test
+  void spilledEntriesAreTheWritersAlone() throws IOException {
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path scratch = tmp.resolve("scratch");
+    List<String> seen = new ArrayList<>();
+    try (EntryQueue queue = new EntryQueue(Scratch.in(scratch), "test", 4_096)) {
+      for (byte[] entry : entries(5_000)) {
+        queue.add(entry);
+      }
+      assertTrue(queue.spilled());
+      seen.addAll(ScratchExposure.of(scratch));
+      Iterator<byte[]> read = queue.read();
+      read.next();
+      seen.addAll(ScratchExposure.of(scratch));
+    }
+    assertEquals(List.of(), seen);
   }
 }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.hpf.testing.OtherUser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -128,38 +127,14 @@ class ExternalSorterTest {
         ExternalSorterTest::descending, 64 << 10)) {
       add(sorter, entries(20_000));
       assertTrue(sorter.spilled());
-      seen.addAll(openToOthers(scratch));
-      if (OtherUser.available()) {
-        // Another user of this machine, trying while the runs exist.
-        try (Stream<Path> paths = Files.walk(scratch)) {
-          for (Path p : (Iterable<Path>) paths::iterator) {
-            if (!p.equals(scratch) && OtherUser.canRead(p)) {
-              seen.add("nobody read " + p);
-            }
-          }
-        }
-      }
+      seen.addAll(ScratchExposure.of(scratch));
       try (ExternalSorter.Sorted sorted = sorter.sort()) {
         sorted.next();
         assertTrue(scratchFiles() > 0, "the runs are being read");
-        seen.addAll(openToOthers(scratch));
+        seen.addAll(ScratchExposure.of(scratch));
       }
     }
     assertEquals(List.of(), seen);
-  }
-
-  /** Every path at or below {@code dir} with a bit for group or others, with its mode. */
-  private static List<String> openToOthers(Path dir) throws IOException {
-    List<String> open = new ArrayList<>();
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) paths::iterator) {
-        String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
-        if (!mode.endsWith("------")) {
-          open.add(p + " " + mode);
-        }
-      }
-    }
-    return open;
   }
 
   @Test
