@@ -21,8 +21,9 @@ import org.hpf.internal.read.RecordCacheStats;
 /**
  * Suite 2 (the paper's Figs. 13 and 14): the time to get random files, cold and warm. Each
  * repetition draws {@code gets} random names (the same for every system, a new draw per
- * repetition) and every get is timed alone with {@link System#nanoTime}; the systems take turns
- * in a rotating order so that no system always runs first or last. Every returned file is
+ * repetition) and every get is timed alone with {@link System#nanoTime}; the systems take turns,
+ * one get each, in an order that rotates every repetition, so that no system always runs first
+ * or last and a burst of the machine's falls on all of them alike. Every returned file is
  * checked against its length and CRC32C, outside the timed region.
  *
  * <ul>
@@ -103,28 +104,31 @@ final class AccessSuite {
         Map<String, List<Double>> totals = new LinkedHashMap<>();
         List<Variant> order = new ArrayList<>(variants);
         for (int r = 0; r < reps.size(); r++) {
-          for (Variant v : order) {
-            BenchSystem s = v.system;
-            List<String> names = reps.get(r);
-            if (isScan(s)) {
-              if (r > 0) {
+          List<String> names = reps.get(r);
+          // The systems take turns, a get each (the first of each turn rotating), so that a
+          // burst of the machine's (a collection, a compilation, a daemon's pause) falls on all
+          // alike rather than on one system's whole repetition.
+          Map<String, Double> repTotals = new LinkedHashMap<>();
+          for (int i = 0; i < names.size(); i++) {
+            for (Variant v : order) {
+              if (isScan(v.system)) {
                 continue;
               }
-              names = names.subList(0, Math.min(names.size(), config.seqfileGets));
+              double millis = timedGet(v, readers, n, byName, names.get(i), samples);
+              repTotals.merge(v.label, millis, Double::sum);
             }
-            if (names.isEmpty()) {
-              continue;
-            }
-            double total = 0;
-            for (String name : names) {
-              Timed got = get(s, readers.get(v.label), n, name);
-              long nanos = got.nanos();
-              check(byName, name, got.bytes());
-              samples.computeIfAbsent(v.label, k -> new ArrayList<>()).add(nanos / 1e3);
-              total += nanos / 1e6;
-            }
-            totals.computeIfAbsent(v.label, k -> new ArrayList<>()).add(total);
           }
+          for (Variant v : order) {
+            if (isScan(v.system) && r == 0) {
+              // A scan's get costs seconds: the first repetition's first names only.
+              for (String name : names.subList(0, Math.min(names.size(), config.seqfileGets))) {
+                repTotals.merge(v.label, timedGet(v, readers, n, byName, name, samples),
+                    Double::sum);
+              }
+            }
+          }
+          repTotals.forEach((label, total) ->
+              totals.computeIfAbsent(label, k -> new ArrayList<>()).add(total));
           order.add(order.remove(0));
         }
         for (Variant v : variants) {
@@ -169,6 +173,16 @@ final class AccessSuite {
         check(byName, e.getKey(), e.getValue());
       }
     }, n, results);
+  }
+
+  /** One timed, checked get of {@code v}; its time is added to the samples, and returned (ms). */
+  private double timedGet(Variant v, Map<String, BenchSystem.Reader> readers, int n,
+      Map<String, Member> byName, String name, Map<String, List<Double>> samples)
+      throws IOException {
+    Timed got = get(v.system, readers.get(v.label), n, name);
+    check(byName, name, got.bytes());
+    samples.computeIfAbsent(v.label, k -> new ArrayList<>()).add(got.nanos() / 1e3);
+    return got.nanos() / 1e6;
   }
 
   /**

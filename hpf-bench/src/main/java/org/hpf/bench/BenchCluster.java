@@ -144,6 +144,11 @@ public final class BenchCluster implements Closeable {
     return daemons;
   }
 
+  /** The garbage collection log of daemons this run started in a JVM of their own, or null. */
+  public java.io.File daemonsGcLog() {
+    return daemons == null ? null : daemons.gcLog();
+  }
+
   /** Whether this run started the daemons (in its JVM or a child), so it can read counters. */
   public boolean startedDaemons() {
     return daemons != null;

@@ -29,10 +29,12 @@ final class ChildProcessDaemons implements ClusterDaemons {
   private final PrintWriter requests;
   private final BufferedReader answers;
   private final File logFile;
+  private final File gcLog;
   private final int dataNodes;
   private final Thread stopOnExit;
 
-  private ChildProcessDaemons(Process process, File logFile, int dataNodes) {
+  private ChildProcessDaemons(Process process, File logFile, File gcLog, int dataNodes) {
+    this.gcLog = gcLog;
     this.process = process;
     this.requests = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
     this.answers = new BufferedReader(
@@ -54,6 +56,9 @@ final class ChildProcessDaemons implements ClusterDaemons {
     Files.deleteIfExists(confFile.toPath());
     File logFile = new File(storage, "cluster.log");
     List<String> command = new ArrayList<>(ChildJvm.command());
+    // Its pauses, with wall-clock times, so that a client's slow call can be matched to one.
+    File gcLog = new File(storage, "daemons-gc.log");
+    command.add("-Xlog:gc:file=" + gcLog.getAbsolutePath() + ":time");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(ClusterProcess.class.getName());
@@ -67,7 +72,7 @@ final class ChildProcessDaemons implements ClusterDaemons {
     Process process = new ProcessBuilder(command)
         .redirectError(ProcessBuilder.Redirect.to(logFile))
         .start();
-    ChildProcessDaemons daemons = new ChildProcessDaemons(process, logFile, dataNodes);
+    ChildProcessDaemons daemons = new ChildProcessDaemons(process, logFile, gcLog, dataNodes);
     try {
       daemons.awaitReady();
       Configuration conf = new Configuration(false);
@@ -164,5 +169,10 @@ final class ChildProcessDaemons implements ClusterDaemons {
         // already exiting: the hook runs
       }
     }
+  }
+
+  @Override
+  public File gcLog() {
+    return gcLog;
   }
 }

@@ -21,4 +21,9 @@ interface ClusterDaemons extends Closeable {
 
   /** DataNodes running. */
   int dataNodes();
+
+  /** The garbage collection log of the daemons' own JVM, or null where they share this one. */
+  default java.io.File gcLog() {
+    return null;
+  }
 }

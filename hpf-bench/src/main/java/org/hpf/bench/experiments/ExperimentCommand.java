@@ -16,7 +16,7 @@ import picocli.CommandLine.Mixin;
         + " writing <suite>.json, <suite>.md and <suite>.png.",
     subcommands = {SizeSuite.class, ReplicationSuite.class, FileSizeSuite.class,
         BlockSizeSuite.class, DataNodeSuite.class, ClientsSuite.class, NameNodeModelSuite.class,
-        OwnersSuite.class, ScanSuite.class, OpenOrderSuite.class,
+        OwnersSuite.class, ScanSuite.class, OpenOrderSuite.class, WarmTailSuite.class,
         ExperimentCommand.All.class, ExperimentCommand.Render.class})
 public final class ExperimentCommand implements Callable<Integer> {
   /** Where the experiments log their progress (the command's stdout). */

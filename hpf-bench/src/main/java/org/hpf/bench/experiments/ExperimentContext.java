@@ -114,8 +114,10 @@ public final class ExperimentContext implements Closeable {
       r.environment.put("dataNodes", on.liveDataNodes());
     }
     if (embedded()) {
+      boolean child = options.cluster.mode == BenchCluster.Mode.EXTERNAL;
       r.notes.add("Embedded MiniDFSCluster: the NameNode, every DataNode and the client share"
-          + " one JVM, one host's disk and its " + Runtime.getRuntime().availableProcessors()
+          + (child ? " one host (the daemons in a JVM of their own)" : " one JVM")
+          + ", one host's disk and its " + Runtime.getRuntime().availableProcessors()
           + " cores, and talk over the loopback interface; no network speed or client location"
           + " is measured, and data written is read back from the page cache. Ratios compare"
           + " with the studies, absolute times do not.");

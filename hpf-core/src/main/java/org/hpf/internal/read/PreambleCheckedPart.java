@@ -5,8 +5,6 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.hpf.CorruptArchiveException;
 import org.hpf.internal.io.ArchiveInput;
 import org.hpf.internal.io.ForwardingInput;
@@ -19,13 +17,6 @@ import org.hpf.internal.io.ReadRange;
  * and a check that failed to read is tried again by the next read.
  */
 final class PreambleCheckedPart extends ForwardingInput {
-  /** Checks run on daemon threads of their own: a reader's caller may hold none to spare. */
-  private static final ExecutorService CHECKS = Executors.newCachedThreadPool(runnable -> {
-    Thread thread = new Thread(runnable, "hpf-part-check");
-    thread.setDaemon(true);
-    return thread;
-  });
-
   /** The check of a part's preamble. */
   @FunctionalInterface
   interface Check {
@@ -48,7 +39,7 @@ final class PreambleCheckedPart extends ForwardingInput {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-    }, CHECKS);
+    }, BackgroundReads.THREADS);
   }
 
   @Override
