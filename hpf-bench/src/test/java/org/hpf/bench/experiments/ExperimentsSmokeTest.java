@@ -84,8 +84,13 @@ class ExperimentsSmokeTest {
     openOrder.files = 60;
     openOrder.minSize = 100;
     openOrder.maxSize = 2000;
+    WarmTailSuite warmTail = new WarmTailSuite();
+    warmTail.files = 300;
+    warmTail.plainFiles = 60;
+    warmTail.gets = 50;
+    warmTail.warmup = 5;
     for (Experiment e : List.of(size, fileSize, model, blockSize, clients, replication, owners,
-        scan, openOrder, dataNodes)) {
+        scan, openOrder, warmTail, dataNodes)) {
       e.options = options;
       results.put(e.name(), e.runAndWrite(context));
     }
@@ -101,7 +106,7 @@ class ExperimentsSmokeTest {
   @Test
   void everyExperimentWritesJsonMarkdownAndChart() throws Exception {
     assertEquals(List.of("size", "file-size", "namenode-model", "block-size", "clients",
-        "replication", "owners", "scan", "open-order", "datanodes"),
+        "replication", "owners", "scan", "open-order", "warm-tail", "datanodes"),
         List.copyOf(results.keySet()));
     for (String suite : results.keySet()) {
       JsonNode json = Results.mapper().readTree(new File(out, suite + ".json"));
@@ -171,6 +176,22 @@ class ExperimentsSmokeTest {
       assertTrue(((Number) details.get("dataNodeBlockReads")).longValue() > 0, order);
       double client = ((Number) details.get("clientBytesPerStoredByte")).doubleValue();
       assertTrue(client > 0.5 && client <= 1.5, order + ": " + client);
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void everyWarmGetIsTimedAndGivenOneCause() {
+    ExperimentResult r = results.get("warm-tail");
+    for (String system : List.of("HPF", "HDFS")) {
+      Point p = r.point("p99", system, 300);
+      assertEquals(2, p.reps().size(), system);
+      assertEquals(100, ((Number) p.details().get("gets")).intValue(), system);
+      Map<String, Object> causes = (Map<String, Object>) p.details().get("everyGetByCause");
+      assertEquals(100, causes.values().stream().mapToInt(n -> ((Number) n).intValue()).sum(),
+          system + ": " + causes);
+      assertTrue(((Number) p.details().get("p99Micros")).doubleValue()
+          >= ((Number) p.details().get("p50Micros")).doubleValue(), system);
     }
   }
 
