@@ -27,6 +27,7 @@ import org.hpf.bench.BenchCluster;
 import org.hpf.bench.DatasetGenerator;
 import org.hpf.bench.DatasetGenerator.Dataset;
 import org.hpf.bench.DatasetGenerator.Member;
+import org.hpf.bench.Results;
 import org.hpf.bench.systems.HpfArchive;
 import org.hpf.internal.read.HpfReader;
 import org.hpf.internal.read.ReaderOptions;
@@ -37,12 +38,12 @@ import picocli.CommandLine.Option;
 /**
  * Where the slowest warm gets go: one reader of an archive (HPF) and one client of plain files
  * (HDFS), kept open, each making random gets in turns, every get timed and told apart by what
- * happened while it ran: in this JVM a garbage collection, JIT compilation, or (HPF) the reader
- * reading a bucket's records whole; a pause of the daemons' JVM for its garbage collection
- * (with {@code --cluster external}, from its log); the getting thread waiting for a core (its
- * run-queue delay, from {@code /proc/thread-self/schedstat}); some task of the machine waiting
- * for a core (the kernel's CPU pressure, {@code /proc/pressure/cpu}). The slowest 1% of each
- * system's gets are counted by the first of those that applies.
+ * happened while it ran, the first of these that applies: (HPF) the reader reading a bucket's
+ * records whole; a garbage collection in this JVM; JIT compilation in this JVM; the getting
+ * thread waiting for a core (its run-queue delay, from {@code /proc/thread-self/schedstat}); a
+ * pause of the daemons' JVM for its garbage collection (with {@code --cluster external}, from
+ * its log); some task of the machine waiting for a core (the kernel's CPU pressure, {@code
+ * /proc/pressure/cpu}). The slowest 1% of each system's gets are counted by cause.
  */
 @Command(name = "warm-tail", mixinStandardHelpOptions = true,
     description = "Warm gets of HPF and plain HDFS files, each timed and attributed (garbage"
@@ -67,10 +68,10 @@ public final class WarmTailSuite extends Experiment {
 
   private static final int BATCH = 1000;
 
-  /** What ran in the JVM while one get did. */
+  /** What ran beside one get: the first that applies, in the order the class comment gives. */
   private enum Cause {
-    RECORDS_READ_WHOLE, GARBAGE_COLLECTION, DAEMONS_GARBAGE_COLLECTION, JIT_COMPILATION,
-    WAITED_FOR_A_CORE, MACHINE_SHORT_OF_CORES, NONE
+    RECORDS_READ_WHOLE, GARBAGE_COLLECTION, JIT_COMPILATION, WAITED_FOR_A_CORE,
+    DAEMONS_GARBAGE_COLLECTION, MACHINE_SHORT_OF_CORES, NONE
   }
 
   /** A get's time, its interval in wall-clock milliseconds, and its cause. */
@@ -147,10 +148,10 @@ public final class WarmTailSuite extends Experiment {
     }
     r.notes.add("Each get is attributed to the first of: the reader reading a bucket's records"
         + " whole (its held index bytes grew), a garbage collection here (a collector's count"
-        + " grew), a pause of the daemons' JVM for garbage collection (its log, --cluster"
-        + " external), JIT compilation here (the compiler's total time grew), the getting thread"
-        + " waiting 0.5 ms or more for a core (/proc/thread-self/schedstat), some task of the"
-        + " machine waiting 0.5 ms or more for one (/proc/pressure/cpu); else none.");
+        + " grew), JIT compilation here (the compiler's total time grew), the getting thread"
+        + " waiting 0.5 ms or more for a core (/proc/thread-self/schedstat), a pause of the"
+        + " daemons' JVM for garbage collection (its log, --cluster external), some task of the"
+        + " machine waiting 0.5 ms or more for a core (/proc/pressure/cpu); else none.");
     cluster.fs().delete(base, true);
     return r;
   }
@@ -262,19 +263,19 @@ public final class WarmTailSuite extends Experiment {
       Map<String, List<Get>> all, Map<String, List<Double>> p99s) {
     all.computeIfAbsent(system, k -> new ArrayList<>()).addAll(gets);
     double[] micros = gets.stream().mapToDouble(Get::micros).sorted().toArray();
-    double p99 = percentile(micros, 0.99);
+    double p99 = Results.percentile(micros, 0.99);
     p99s.computeIfAbsent(system, k -> new ArrayList<>()).add(p99 / 1e6);
     context.log.printf(Locale.ROOT, "  rep %d %-5s p50 %,8.0f us  p99 %,8.0f us  slowest 1%%: %s%n",
-        rep + 1, system, percentile(micros, 0.5), p99, causesOfSlowest(gets));
+        rep + 1, system, Results.percentile(micros, 0.5), p99, causesOfSlowest(gets));
   }
 
   private static Map<String, Object> summary(List<Get> gets) {
     double[] micros = gets.stream().mapToDouble(Get::micros).sorted().toArray();
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("gets", gets.size());
-    details.put("p50Micros", round(percentile(micros, 0.5)));
-    details.put("p90Micros", round(percentile(micros, 0.9)));
-    details.put("p99Micros", round(percentile(micros, 0.99)));
+    details.put("p50Micros", round(Results.percentile(micros, 0.5)));
+    details.put("p90Micros", round(Results.percentile(micros, 0.9)));
+    details.put("p99Micros", round(Results.percentile(micros, 0.99)));
     details.put("maxMicros", round(micros[micros.length - 1]));
     details.put("slowestOnePercentByCause", causesOfSlowest(gets));
     Map<String, Long> everyGet = new LinkedHashMap<>();
@@ -298,11 +299,6 @@ public final class WarmTailSuite extends Experiment {
       }
     }
     return counts;
-  }
-
-  private static double percentile(double[] sorted, double q) {
-    int i = (int) Math.ceil(q * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
   }
 
   private static double round(double v) {
