@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,12 +31,15 @@ final class ArchiveCache implements Closeable {
   private final long checkIntervalNanos;
   private final int directorySetMax;
   private final ReaderOptions readerOptions;
+  private final LongConsumer charge;
   private final Map<Path, OpenArchive> open = new HashMap<>();
   private boolean closed;
 
+  /** @param charge told of every byte read of an archive but its names ({@link ChargedStorage}) */
   ArchiveCache(FileSystem underlying, long checkIntervalMillis, int directorySetMax,
-      ReaderOptions readerOptions) {
+      ReaderOptions readerOptions, LongConsumer charge) {
     this.underlying = underlying;
+    this.charge = charge;
     this.checkIntervalNanos = checkIntervalMillis * 1_000_000L;
     this.directorySetMax = directorySetMax;
     this.readerOptions = readerOptions;
@@ -99,8 +103,8 @@ final class ArchiveCache implements Closeable {
       throw notAnArchive(archive, "is a file, not an archive directory", null);
     }
     try {
-      HpfReader reader = HpfReader.open(new HadoopStorage(underlying, archive, (short) 0),
-          readerOptions);
+      HpfReader reader = HpfReader.open(new ChargedStorage(
+          new HadoopStorage(underlying, archive, (short) 0), charge), readerOptions);
       return new OpenArchive(archive, reader, directory, underlying, directorySetMax);
     } catch (NoCommittedGenerationException e) {
       // Not a FileNotFoundException: FsShell and Spark replace those with their own "No such

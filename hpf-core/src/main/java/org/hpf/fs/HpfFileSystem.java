@@ -129,15 +129,15 @@ public class HpfFileSystem extends FileSystem {
     underlyingRoot = underlying.makeQualified(new Path("/"));
     workingDirectory = new Path(HpfPaths.SCHEME, uri.getAuthority(),
         underlying.getWorkingDirectory().toUri().getPath());
+    inMemoryLimit = conf.getLong(IN_MEMORY_KEY, IN_MEMORY_DEFAULT);
+    readAhead = new ReadAhead(conf.getLongBytes(READ_AHEAD_KEY, READ_AHEAD_DEFAULT),
+        inMemoryLimit);
     cache = new ArchiveCache(underlying, conf.getLong(CHECK_INTERVAL_KEY,
         CHECK_INTERVAL_DEFAULT), conf.getInt(DIRECTORY_SET_KEY, DIRECTORY_SET_DEFAULT),
         ReaderOptions.defaults().withRecordCacheBytes(recordCacheBytes(conf))
             .withSharedIndexMemory(new IndexMemory(conf.getLongBytes(INDEX_MEMORY_KEY,
-                ReadSettings.DEFAULT_INDEX_MEMORY_BYTES))));
+                ReadSettings.DEFAULT_INDEX_MEMORY_BYTES))), readAhead::charge);
     listing = new ArchiveListing(uri.getAuthority());
-    inMemoryLimit = conf.getLong(IN_MEMORY_KEY, IN_MEMORY_DEFAULT);
-    readAhead = new ReadAhead(conf.getLongBytes(READ_AHEAD_KEY, READ_AHEAD_DEFAULT),
-        inMemoryLimit);
   }
 
   private long recordCacheBytes(Configuration conf) throws IOException {
@@ -250,6 +250,7 @@ public class HpfFileSystem extends FileSystem {
       return MemberInputStream.inMemory(description, bytes, () -> {});
     }
     // The entry header is read and checked against the record and the name.
+    readAhead.servedInPlace(record);
     return MemberInputStream.inPlace(description, reader.inPlace(member, description),
         lease::close);
   }

@@ -35,8 +35,8 @@ import org.hpf.internal.read.HpfReader;
  * </ul>
  *
  * <p>A window is read only when it is paid for ({@link ReadBudget}): whatever the order, the
- * bytes read for members read whole are at most {@value ReadBudget#RATIO} times the stored
- * bytes of the members served. The first windows of a process are small and grow by half as
+ * bytes read of the archive (entries, windows, and the index the lookups read) are at most
+ * {@value ReadBudget#RATIO} times the stored bytes of the members served. The first windows of a process are small and grow by half as
  * they are used, up to the window size. Each member served from a window is checked as a get
  * checks it (header, chunk and content checksums) before a byte of it is handed out, so a
  * damaged entry in a window fails the open of its member alone. In a part whose every entry is
@@ -122,7 +122,7 @@ final class ReadAhead {
       throw new CorruptArchiveException(partFile(key), slot.offset(), "entry holds '"
           + checked.header().name() + "', its header was read as '" + member + "'");
     }
-    budget.servedFromWindow(slot.length());
+    budget.served(slot.length());
     return checked.bytes();
   }
 
@@ -143,21 +143,34 @@ final class ReadAhead {
             at -> holds(key, at));
     if (window != null) {
       byte[] bytes = reader.decode(record, member, window.entry(offset, length));
-      budget.servedFromWindow(length);
+      budget.served(length);
       return bytes;
     }
     if (plan != null) {
-      window = load(key, record, plan.start(), plan.bytes());
+      window = load(key, record, plan.start(), plan.bytes(), plan.ahead());
       if (window == null && plan.start() < offset) {
-        window = load(key, record, offset, plan.bytes()); // the budget may pay for less
+        // the budget may pay for less
+        window = load(key, record, offset, plan.bytes(), plan.ahead());
       }
     }
     if (window == null) {
       byte[] bytes = reader.get(record, member);
-      budget.servedAlone(length);
+      budget.served(length);
       return bytes;
     }
-    return reader.decode(record, member, window.entry(offset, length)); // paid with the window
+    byte[] bytes = reader.decode(record, member, window.entry(offset, length));
+    budget.served(length);
+    return bytes;
+  }
+
+  /** A member read in place (not read whole) was opened: its entry counts as served. */
+  void servedInPlace(IndexRecord record) {
+    budget.served(record.entryLength());
+  }
+
+  /** Charges {@code bytes} read of an archive ({@link ChargedStorage}) to the budget. */
+  void charge(long bytes) {
+    budget.charge(bytes);
   }
 
   private synchronized Window windowCovering(PartKey key, long offset, long length) {
@@ -172,17 +185,17 @@ final class ReadAhead {
   /**
    * Reads a window of at most {@code wanted} bytes from {@code start} (an entry's first byte, at
    * or before {@code record}'s entry), as far as the budget pays, and keeps it; null if the
-   * budget cannot pay for one that holds {@code record}'s entry and about one more. The member
-   * of {@code record} is served from it at once: the budget counts it as served.
+   * budget cannot pay for one that holds {@code record}'s entry and {@code ahead} bytes past
+   * it. The member of {@code record} is served from it at once.
    */
-  private Window load(PartKey key, IndexRecord record, long start, long wanted)
+  private Window load(PartKey key, IndexRecord record, long start, long wanted, long ahead)
       throws IOException {
     HpfReader reader = key.archive().reader;
     ArchiveInput part = reader.partInput(record); // checks that the entry lies in the part
     PartInfo info = reader.manifest().part(key.part());
     long dataEnd = info.length() - FileFooter.SIZE;
     long entryEnd = record.offset() + record.entryLength();
-    long least = entryEnd + record.entryLength() - start;
+    long least = entryEnd + ahead - start;
     // Up to the next window kept: no byte is read twice into windows.
     long end = Math.min(dataEnd, nextWindowStart(key, start));
     if (end < entryEnd) {
@@ -193,7 +206,12 @@ final class ReadAhead {
     if (size == 0) {
       return null;
     }
-    byte[] bytes = part.readFully(start, (int) size);
+    byte[] bytes;
+    try {
+      bytes = part.readFully(start, (int) size);
+    } finally {
+      budget.release(size);
+    }
     Window window = new Window(start, bytes,
         info.allLive() ? membersOf(bytes, start, partFile(key)) : Map.of());
     keep(new WindowKey(key, start), window);

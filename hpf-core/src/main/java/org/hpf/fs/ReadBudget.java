@@ -1,21 +1,24 @@
 package org.hpf.fs;
 
 /**
- * What the read-ahead may read before it knows the bytes will be served: members read whole
- * are read either alone (exactly their entry) or in a window of entries around them, and a
- * window is paid for out of the bytes served so far, so that the bytes read for them never
- * exceed {@value #RATIO} times the stored bytes of the members served, whatever the order of
- * the opens. Each member read alone earns half its entry length; each served from a window
- * earns one and a half times its length (it cost nothing more); a window costs its length when
- * it is read, in full, before any of it is used. The credit is capped, so that a long scan
- * does not leave a large credit to be spent on windows nobody uses. Thread-safe.
+ * What the read-ahead may read before it knows the bytes will be served. Every byte the file
+ * system reads of an archive is charged here as it is read ({@link ChargedStorage}: entries,
+ * windows, index files, manifests, part preambles; not the names segments that listings read),
+ * and every member opened earns {@value #RATIO} times the stored length of its entry; a window
+ * is read only when the credit pays for all of it. So the bytes read stay at most {@value
+ * #RATIO} times the stored bytes of the members served, whatever the order of the opens, but
+ * for the reads that no open can do without (a lookup's index, read before enough was served
+ * to pay for it). The credit is capped, so that a long scan does not leave a large credit to be
+ * spent on windows nobody uses. Thread-safe.
  */
 final class ReadBudget {
-  /** Bytes read for members read whole, at most, per stored byte served. */
+  /** Bytes read, at most, per stored byte served. */
   static final double RATIO = 1.5;
 
-  /** Credit in half bytes: 3 per byte served, less 2 per byte read. */
+  /** Credit in half bytes: 3 per stored byte served, less 2 per byte read. */
   private long halfBytes;
+  /** Bytes of windows granted and not yet read (so not yet charged). */
+  private long reserved;
   private final long capHalfBytes;
 
   /** @param capBytes the most credit kept (bytes) */
@@ -23,39 +26,35 @@ final class ReadBudget {
     this.capHalfBytes = 2 * Math.max(0, capBytes);
   }
 
-  /** A member's entry of {@code entryLength} bytes was read alone and served. */
-  synchronized void servedAlone(long entryLength) {
-    add(entryLength);
+  /** A member whose entry is {@code entryLength} bytes was opened. */
+  synchronized void served(long entryLength) {
+    halfBytes = Math.min(capHalfBytes, halfBytes + 3 * entryLength);
   }
 
-  /** A member's entry of {@code entryLength} bytes was served from a window read before. */
-  synchronized void servedFromWindow(long entryLength) {
-    add(3 * entryLength);
+  /** {@code bytes} of the archive were read. */
+  synchronized void charge(long bytes) {
+    halfBytes -= 2 * bytes;
   }
 
   /**
-   * Takes the credit for a window of {@code wanted} bytes, or fewer, but at least
-   * {@code least}, read to serve at once a member whose entry of {@code entryLength} bytes it
-   * holds (that member's share counts towards it): the bytes granted (at most {@code wanted}),
-   * or 0 if the credit is short of {@code least}. The member is then served from the window
-   * without {@link #servedFromWindow}.
+   * Grants a window of {@code wanted} bytes, or fewer, but at least {@code least}, to be read
+   * to serve at once a member whose entry of {@code entryLength} bytes it holds (that member's
+   * share counts towards it): the bytes granted (at most {@code wanted}), or 0 if the credit is
+   * short of {@code least}. The bytes granted are held back from other windows until {@link
+   * #release} says they were read (and charged); the member is then {@link #served}.
    */
   synchronized long take(long wanted, long least, long entryLength) {
-    long credit = (halfBytes + 3 * entryLength) / 2;
+    long credit = (halfBytes + 3 * entryLength) / 2 - reserved;
     if (credit < least || wanted < least) {
       return 0;
     }
     long granted = Math.min(wanted, credit);
-    halfBytes = Math.min(capHalfBytes, halfBytes + 3 * entryLength - 2 * granted);
+    reserved += granted;
     return granted;
   }
 
-  /** The bytes a window may read now. */
-  synchronized long credit() {
-    return halfBytes / 2;
-  }
-
-  private void add(long half) {
-    halfBytes = Math.min(capHalfBytes, halfBytes + half);
+  /** The window of {@code granted} bytes was read (or failed to be). */
+  synchronized void release(long granted) {
+    reserved -= granted;
   }
 }

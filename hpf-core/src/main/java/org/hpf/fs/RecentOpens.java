@@ -40,11 +40,14 @@ final class RecentOpens {
   static final int RUN_GROWTH = 8;
 
   /**
-   * A window to read: from {@code start} (an entry's first byte), at most {@code bytes}.
-   * A run reads {@value #RUN_GROWTH} times the bytes it has opened so far, so that its windows
-   * grow as it goes on and a few opens in a row by chance cost little.
+   * A window to read: from {@code start} (an entry's first byte), at most {@code bytes}, and
+   * not worth reading unless it reaches at least {@code ahead} bytes past the end of the entry
+   * opened (a window that ends inside the next entry serves nothing more). A run reads
+   * {@value #RUN_GROWTH} times the bytes it has opened so far, so that its windows grow as it
+   * goes on and a few opens in a row by chance cost little; and twice its mean entry ahead, so
+   * that a small entry among large ones does not start a window too small to hold the next.
    */
-  record Plan(long start, long bytes) {}
+  record Plan(long start, long bytes, long ahead) {}
 
   /**
    * Records the open of the entry {@code [offset, offset + length)} and returns the window the
@@ -83,9 +86,10 @@ final class RecentOpens {
     double even = (double) (size + 1) * region / Math.max(region, partLength);
     Plan plan = null;
     if (run >= RUN) {
-      plan = new Plan(offset, Math.min(region, RUN_GROWTH * bytesOfRun));
+      plan = new Plan(offset, Math.min(region, RUN_GROWTH * bytesOfRun),
+          Math.max(length, 2 * bytesOfRun / run));
     } else if (inRegion >= DENSE && inRegion >= OVER_EVEN * even) {
-      plan = new Plan(lowest, region);
+      plan = new Plan(lowest, region, length);
     }
     starts[next] = offset;
     ends[next] = offset + length;

@@ -41,38 +41,51 @@ class OpenOrderReadBytesTest {
   private static final long WINDOW = 128 << 10;
 
   @TempDir static java.nio.file.Path tmp;
-  private java.nio.file.Path archive;
-  private Path root;
-  private Map<String, byte[]> files;
-  /** The members, each with its record, in the order of their entries. */
-  private List<Member> members;
+  /** {@value #FILES} members of 200 bytes to 12 KB. */
+  private Archive archive;
+  /**
+   * 60 members of 100 bytes to 2 KB, whose index and preambles weigh a tenth of the members:
+   * they count against the bound too.
+   */
+  private Archive small;
 
   private record Member(String name, IndexRecord record) {}
 
+  /** An archive's root in {@code hpf://}, its members' bytes, and its members in entry order. */
+  private record Archive(Path root, Map<String, byte[]> files, List<Member> members) {}
+
   @BeforeAll
-  void createArchive() throws Exception {
-    java.nio.file.Path src = tmp.resolve("src");
-    Random random = new Random(41);
-    files = SourceTree.write(src, FILES, i -> String.format(Locale.ROOT, "d%d/f-%04d.txt",
-        i % 5, i), i -> member(random, i));
-    archive = tmp.resolve("a.hpf");
+  void createArchives() throws Exception {
+    archive = create("a", FILES, 200, 60, new Random(41));
+    small = create("small", 60, 100, 20, new Random(43));
+  }
+
+  private static Archive create(String name, int count, int least, int spread, Random random)
+      throws Exception {
+    java.nio.file.Path src = tmp.resolve(name + "-src");
+    Map<String, byte[]> files = SourceTree.write(src, count, i -> String.format(Locale.ROOT,
+        "d%d/f-%04d.txt", i % 5, i), i -> member(random, i, least, spread));
+    java.nio.file.Path dir = tmp.resolve(name + ".hpf");
     Configuration conf = new Configuration();
-    ArchiveCreator.create(conf, new Path(archive.toUri()), List.of(new Path(src.toUri())),
+    ArchiveCreator.create(conf, new Path(dir.toUri()), List.of(new Path(src.toUri())),
         WriterOptions.builder().settings(s -> s.threads(1)).build());
-    members = new ArrayList<>();
-    try (HpfReader reader = HpfReader.open(conf, new Path(archive.toUri()))) {
-      for (String name : files.keySet()) {
-        members.add(new Member(name, reader.record(name)));
+    List<Member> members = new ArrayList<>();
+    try (HpfReader reader = HpfReader.open(conf, new Path(dir.toUri()))) {
+      for (String member : files.keySet()) {
+        members.add(new Member(member, reader.record(member)));
       }
     }
     members.sort(Comparator.comparingInt((Member m) -> m.record().part())
         .thenComparingLong(m -> m.record().offset()));
-    root = new Path("hpf://countfs-" + archive + "/");
+    return new Archive(new Path("hpf://countfs-" + dir + "/"), files, members);
   }
 
-  /** 200 bytes to 12 KB, log-uniform; half text that LZ4 halves, half random bytes. */
-  private static byte[] member(Random random, int i) {
-    int length = (int) Math.round(200 * Math.pow(60, random.nextDouble()));
+  /**
+   * {@code least} bytes to {@code spread} times that, log-uniform; half text that LZ4 halves,
+   * half random bytes.
+   */
+  private static byte[] member(Random random, int i, int least, int spread) {
+    int length = (int) Math.round(least * Math.pow(spread, random.nextDouble()));
     byte[] bytes = new byte[length];
     if (i % 2 == 0) {
       random.nextBytes(bytes);
@@ -88,38 +101,63 @@ class OpenOrderReadBytesTest {
 
   @Test
   void shuffled() throws Exception {
-    List<Member> order = new ArrayList<>(members);
-    Collections.shuffle(order, new Random(7));
-    opensReadAtMostOneAndAHalfTimes(order);
+    opensReadAtMostOneAndAHalfTimes(archive, shuffled(archive.members()));
   }
 
   @Test
   void largestFirst() throws Exception {
+    opensReadAtMostOneAndAHalfTimes(archive, largestFirst(archive.members()));
+  }
+
+  @Test
+  void fewSmallMembersShuffled() throws Exception {
+    opensReadAtMostOneAndAHalfTimes(small, shuffled(small.members()));
+  }
+
+  @Test
+  void fewSmallMembersLargestFirst() throws Exception {
+    opensReadAtMostOneAndAHalfTimes(small, largestFirst(small.members()));
+  }
+
+  @Test
+  void fewSmallMembersInEntryOrder() throws Exception {
+    opensReadAtMostOneAndAHalfTimes(small, small.members());
+  }
+
+  private static List<Member> shuffled(List<Member> members) {
+    List<Member> order = new ArrayList<>(members);
+    Collections.shuffle(order, new Random(7));
+    return order;
+  }
+
+  private static List<Member> largestFirst(List<Member> members) {
     List<Member> order = new ArrayList<>(members);
     order.sort(Comparator.comparingLong((Member m) -> m.record().originalLength()).reversed());
-    opensReadAtMostOneAndAHalfTimes(order);
+    return order;
   }
 
   @Test
   void inEntryOrder() throws Exception {
-    long reads = opensReadAtMostOneAndAHalfTimes(members);
+    long reads = opensReadAtMostOneAndAHalfTimes(archive, archive.members());
     assertTrue(reads < FILES / 10, reads + " reads of the parts for " + FILES + " members");
   }
 
   @Test
   void twoScansTakingTurns() throws Exception {
+    List<Member> members = archive.members();
     List<Member> order = new ArrayList<>();
     int half = members.size() / 2;
     for (int i = 0; i < half; i++) {
       order.add(members.get(i));
       order.add(members.get(half + i));
     }
-    long reads = opensReadAtMostOneAndAHalfTimes(order);
+    long reads = opensReadAtMostOneAndAHalfTimes(archive, order);
     assertTrue(reads < FILES / 10, reads + " reads of the parts for " + FILES + " members");
   }
 
   @Test
   void aRegionAtATimeInAnyOrder() throws Exception {
+    List<Member> members = archive.members();
     List<Member> order = new ArrayList<>();
     Random random = new Random(3);
     for (int from = 0; from < members.size(); from += 100) {
@@ -128,17 +166,19 @@ class OpenOrderReadBytesTest {
       Collections.shuffle(group, random);
       order.addAll(group);
     }
-    long reads = opensReadAtMostOneAndAHalfTimes(order);
+    long reads = opensReadAtMostOneAndAHalfTimes(archive, order);
     assertTrue(reads < FILES / 3, reads + " reads of the parts for " + FILES + " members");
   }
 
   /**
-   * Lists the archive, then opens and reads every member of {@code order} through a new
+   * Lists {@code archive}, then opens and reads every member of {@code order} through a new
    * instance; asserts the bytes and the bound, and returns the reads of the parts.
    */
-  private long opensReadAtMostOneAndAHalfTimes(List<Member> order) throws Exception {
+  private static long opensReadAtMostOneAndAHalfTimes(Archive archive, List<Member> order)
+      throws Exception {
     Configuration conf = ReadCountingFileSystem.conf(false);
     conf.setLong(HpfFileSystem.READ_AHEAD_KEY, WINDOW);
+    Path root = archive.root();
     try (FileSystem hpf = FileSystem.newInstance(root.toUri(), conf)) {
       List<LocatedFileStatus> listed = new ArrayList<>();
       RemoteIterator<LocatedFileStatus> it = hpf.listFiles(root, true);
@@ -149,7 +189,7 @@ class OpenOrderReadBytesTest {
       long served = 0;
       for (Member member : order) {
         try (FSDataInputStream in = hpf.open(new Path(root, member.name()))) {
-          assertArrayEquals(files.get(member.name()), in.readAllBytes(), member.name());
+          assertArrayEquals(archive.files().get(member.name()), in.readAllBytes(), member.name());
         }
         served += member.record().entryLength();
       }

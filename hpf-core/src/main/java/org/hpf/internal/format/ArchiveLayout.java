@@ -65,6 +65,11 @@ public final class ArchiveLayout {
     return (name.startsWith("index-") || name.startsWith("names-")) && generationOf(name) > 0;
   }
 
+  /** True for a names segment ({@link #names}). */
+  public static boolean isNames(String name) {
+    return name.startsWith("names-");
+  }
+
   public static String index(long generation, int bucketId) {
     return "index-" + Manifest.generationName(generation) + "-" + zeroPadded(bucketId, 6);
   }
