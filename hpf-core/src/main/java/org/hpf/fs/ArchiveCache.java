@@ -143,6 +143,8 @@ final class ArchiveCache implements Closeable {
     private final FileSystem underlying;
     private final Map<Integer, PartBlocks> blocks = new HashMap<>();
     private final int directorySetMax;
+    /** What this generation's listings showed of its members, for the opens that follow. */
+    final ListedRecords listed = new ListedRecords();
     private java.util.Set<String> directories;
     private boolean tooManyDirectories;
     /** Calls and streams on this generation: retired, it closes when the last is done. */

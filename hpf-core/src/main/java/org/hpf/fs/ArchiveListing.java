@@ -87,6 +87,7 @@ final class ArchiveListing {
 
   /** The status of the member a names entry lists (inside streams: unchecked failures). */
   FileStatus fileOf(ArchiveCache.OpenArchive archive, NameEntry entry) {
+    archive.listed.listed(entry);
     try {
       return file(archive, entry.name(), entry.length(), entry.mtimeMillis(), entry.access());
     } catch (IOException e) {

@@ -239,7 +239,11 @@ public class HpfFileSystem extends FileSystem {
       return MemberInputStream.inMemory(description, ahead, () -> {});
     }
     // get and stat below compare the stored name: a name sharing a member's hash fails there.
-    IndexRecord record = member.isEmpty() ? null : reader.recordOfHash(member);
+    // A member a listing showed lately needs no lookup: its names entry gave its record.
+    IndexRecord record = member.isEmpty() ? null : lease.archive().listed.of(reader, member);
+    if (record == null && !member.isEmpty()) {
+      record = reader.recordOfHash(member);
+    }
     if (record == null) {
       throw ArchiveListing.isDirectory(lease.archive(), member)
           ? new FileNotFoundException(path + " is a directory") : notFound(path);

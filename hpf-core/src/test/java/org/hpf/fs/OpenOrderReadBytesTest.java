@@ -1,6 +1,7 @@
 package org.hpf.fs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -122,6 +123,32 @@ class OpenOrderReadBytesTest {
   @Test
   void fewSmallMembersInEntryOrder() throws Exception {
     opensReadAtMostOneAndAHalfTimes(small, small.members());
+  }
+
+  @Test
+  void anOpenAfterAListingReadsNoIndex() throws Exception {
+    Member member = archive.members().get(FILES / 2);
+    Path path = new Path(archive.root(), member.name());
+    for (boolean listFirst : new boolean[] {false, true}) {
+      try (FileSystem hpf = FileSystem.newInstance(archive.root().toUri(),
+          ReadCountingFileSystem.conf(false))) {
+        hpf.getFileStatus(archive.root()); // opens the archive: its manifest
+        if (listFirst) {
+          for (RemoteIterator<LocatedFileStatus> it = hpf.listFiles(archive.root(), true);
+              it.hasNext();) {
+            it.next();
+          }
+        }
+        ReadCountingFileSystem.reset();
+        try (FSDataInputStream in = hpf.open(path)) {
+          assertArrayEquals(archive.files().get(member.name()), in.readAllBytes());
+        }
+        // The names entry the listing read gave the member's record; else it is looked up.
+        assertEquals(listFirst, ReadCountingFileSystem.indexReads() == 0,
+            ReadCountingFileSystem.indexReads() + " index reads, listed first: " + listFirst);
+        assertEquals(2, ReadCountingFileSystem.positionedReads(), "the part's preamble, its entry");
+      }
+    }
   }
 
   private static List<Member> shuffled(List<Member> members) {

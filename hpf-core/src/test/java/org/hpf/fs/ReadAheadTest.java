@@ -151,11 +151,12 @@ class ReadAheadTest {
         served++;
       }
       assertEquals(FILES - 1, served);
-      // The damaged member was served from a window, as were most others: the first opens are
-      // read alone until what they serve pays for the index they read and for a first window,
-      // and the first windows are small (the members served before them pay for them). A run
-      // that alternates small entries and large ones reads windows that hold the next entry.
-      assertTrue(ReadCountingFileSystem.positionedReads() < FILES / 6,
+      // The damaged member was served from a window, as were most others (the first windows
+      // are small: the members served before them pay for them; the listing gave the records,
+      // so no index is read). A run that alternates small entries and large ones reads windows
+      // that hold the next entry: every member alone when a window had to reach only twice
+      // the entry opened past it.
+      assertTrue(ReadCountingFileSystem.positionedReads() < FILES / 10,
           ReadCountingFileSystem.positionedReads() + " reads of the part");
     }
   }

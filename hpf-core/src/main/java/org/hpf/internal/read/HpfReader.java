@@ -628,14 +628,11 @@ public final class HpfReader implements AutoCloseable {
     List<Integer> unlocatedAt = new ArrayList<>();
     for (int i = 0; i < records.length; i++) {
       NameEntry entry = entries.get(i);
-      EntryLocation at = entry.location();
       if (entry.deleted()) {
         throw new IllegalArgumentException("a deletion is not a member: " + entry.name());
       }
-      if (at != null && entry.access() != 0) {
-        records[i] = new IndexRecord(hasher.hash(entry.name()), at.part(), at.flags(),
-            at.offset(), at.entryLength(), entry.length(), entry.mtimeMillis(), entry.access());
-      } else {
+      records[i] = listedRecord(entry);
+      if (records[i] == null) {
         unlocated.add(entry.name());
         unlocatedAt.add(i);
       }
@@ -647,6 +644,20 @@ public final class HpfReader implements AutoCloseable {
       }
     }
     return Arrays.asList(records);
+  }
+
+  /**
+   * The record of a member as a names entry of this generation gives it, or null where the entry
+   * does not say where its entry lies or what its access class is (a segment of version 1 or 2,
+   * a deletion): the names segments are the generation's, as its index is.
+   */
+  public IndexRecord listedRecord(NameEntry entry) {
+    EntryLocation at = entry.location();
+    if (entry.deleted() || at == null || entry.access() == 0) {
+      return null;
+    }
+    return new IndexRecord(hasher.hash(entry.name()), at.part(), at.flags(), at.offset(),
+        at.entryLength(), entry.length(), entry.mtimeMillis(), entry.access());
   }
 
   /**
