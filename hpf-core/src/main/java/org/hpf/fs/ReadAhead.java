@@ -36,12 +36,13 @@ import org.hpf.internal.read.HpfReader;
  *
  * <p>A window is read only when it is paid for ({@link ReadBudget}): whatever the order, the
  * bytes read of the archive (entries, windows, and the index the lookups read) are at most
- * {@value ReadBudget#RATIO} times the stored bytes of the members served. The first windows of a process are small and grow by half as
- * they are used, up to the window size. Each member served from a window is checked as a get
- * checks it (header, chunk and content checksums) before a byte of it is handed out, so a
- * damaged entry in a window fails the open of its member alone. In a part whose every entry is
- * live, the window's entry headers also say where each member is, so those opens need no index
- * lookup either.
+ * {@value ReadBudget#RATIO} times the stored bytes of the members served. The first windows of
+ * a process are small and grow by half as they are used, up to the window size. Each member
+ * served from a window is checked as a get checks it (header, chunk and content checksums)
+ * before a byte of it is handed out, so a damaged entry in a window fails the open of its
+ * member alone. In a part whose every entry is live, the window's entry headers also say where
+ * each member is, so those opens need no index lookup either; nor do the opens of members a
+ * listing by the same file system showed lately ({@link ListedRecords}).
  *
  * <p>At most {@value #WINDOWS} windows' worth of bytes are kept per file system, the least
  * recently used dropped first. Thread-safe.
