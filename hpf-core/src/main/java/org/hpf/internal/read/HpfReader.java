@@ -272,6 +272,7 @@ public final class HpfReader implements AutoCloseable {
 
   /** The member's bytes; FileNotInArchiveException if absent. At most 2 GiB: else use open(). */
   public byte[] get(String name) throws IOException {
+    parts.openAhead();
     Found found = locate(name);
     return bytesOf(found.record, found.indexFile, name);
   }
@@ -352,6 +353,7 @@ public final class HpfReader implements AutoCloseable {
    * @param description how errors name the member
    */
   public CheckedMember inPlace(String name, String description) throws IOException {
+    parts.openAhead();
     Found found = locate(name);
     IndexRecord record = found.record;
     if (record.codec() != Codec.RAW) {

@@ -1,9 +1,13 @@
 package org.hpf.internal.read;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.security.PrivilegedExceptionAction;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.hpf.CorruptArchiveException;
 import org.hpf.internal.format.ArchiveLayout;
 import org.hpf.internal.format.FileFooter;
@@ -20,12 +24,16 @@ import org.hpf.internal.io.ArchiveStorage;
  * through positioned reads, so a get never opens a stream.
  */
 final class PartFiles implements AutoCloseable {
+  /** Parts a generation has at most for a reader to open them all ahead of its first get. */
+  static final int MAX_OPENED_AHEAD = 4;
+
   private final ArchiveStorage storage;
   private final FileOpener opener;
   private final Manifest manifest;
   /** The manifest's parts by id: a get finds its part without a scan. */
   private final Map<Integer, PartInfo> byId = new HashMap<>();
   private final LoadOnce<Integer, ArchiveInput> open = new LoadOnce<>();
+  private final AtomicBoolean openedAhead = new AtomicBoolean();
 
   PartFiles(ArchiveStorage storage, FileOpener opener, Manifest manifest) {
     this.storage = storage;
@@ -83,6 +91,34 @@ final class PartFiles implements AutoCloseable {
     if (stored != id) {
       throw new CorruptArchiveException(file, FileHeader.SIZE, "part id " + stored
           + ", expected " + id);
+    }
+  }
+
+  /**
+   * Starts opening every part in the background, once per reader, where the generation has at
+   * most {@value #MAX_OPENED_AHEAD}: a first get then has its part's block locations asked
+   * while it reads the index rather than after it. A reader that serves many gets opens every
+   * part anyway; one that serves a single get asks for at most three locations it needs not.
+   * The opens run as the calling user.
+   */
+  void openAhead() throws IOException {
+    if (manifest.parts().size() > MAX_OPENED_AHEAD || !openedAhead.compareAndSet(false, true)) {
+      return;
+    }
+    UserGroupInformation caller = UserGroupInformation.getCurrentUser();
+    for (PartInfo info : manifest.parts()) {
+      open.loadAhead(info.id(), () -> asUser(caller, info), BackgroundReads.THREADS);
+    }
+  }
+
+  private ArchiveInput asUser(UserGroupInformation user, PartInfo info) throws IOException {
+    try {
+      return user.doAs((PrivilegedExceptionAction<ArchiveInput>)
+          () -> openPart(info));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted opening "
+          + ArchiveLayout.part(info.id()));
     }
   }
 

@@ -13,8 +13,10 @@ import org.hpf.internal.io.ReadRange;
 /**
  * A part file whose preamble (header and part id) is checked while its first entry is read, not
  * before: the two positioned reads overlap, which saves a reader's first get from a part one
- * round trip. No read returns before the check has passed; a damaged preamble fails every read,
- * and a check that failed to read is tried again by the next read.
+ * round trip. The check starts with the first read, so a part opened and never read (opened ahead
+ * of a get that needed another) costs no read. No read returns before the check has passed; a
+ * damaged preamble fails every read, and a check that failed to read is tried again by the next
+ * read.
  */
 final class PreambleCheckedPart extends ForwardingInput {
   /** The check of a part's preamble. */
@@ -29,7 +31,20 @@ final class PreambleCheckedPart extends ForwardingInput {
   PreambleCheckedPart(ArchiveInput part, Check check) {
     super(part);
     this.check = check;
-    this.checked = start();
+  }
+
+  /** The check, started by the first read (and by a read after a check that could not read). */
+  private CompletableFuture<Void> check() {
+    CompletableFuture<Void> current = checked;
+    if (current == null) {
+      synchronized (this) {
+        if (checked == null) {
+          checked = start();
+        }
+        current = checked;
+      }
+    }
+    return current;
   }
 
   private CompletableFuture<Void> start() {
@@ -45,8 +60,9 @@ final class PreambleCheckedPart extends ForwardingInput {
   @Override
   public void readFully(long position, byte[] buffer, int offset, int length)
       throws IOException {
+    CompletableFuture<Void> current = check();
     super.readFully(position, buffer, offset, length);
-    awaitCheck();
+    await(current);
   }
 
   /** The part's own file's vectored read, when it has one: this wrapper changes no byte. */
@@ -57,12 +73,12 @@ final class PreambleCheckedPart extends ForwardingInput {
 
   @Override
   public void readRanges(List<ReadRange> ranges) throws IOException {
+    CompletableFuture<Void> current = check();
     delegate.readRanges(ranges);
-    awaitCheck();
+    await(current);
   }
 
-  private void awaitCheck() throws IOException {
-    CompletableFuture<Void> current = checked;
+  private void await(CompletableFuture<Void> current) throws IOException {
     try {
       current.join();
     } catch (CompletionException e) {

@@ -60,14 +60,31 @@ class ColdGetCostTest {
     // carries the directory), the bucket's index file and the part; the manifest, the bucket's
     // function, its record's group, the part's preamble and the member's entry are read.
     // Nothing else: a reader does not ask for the default replication (getServerDefaults).
-    Cost cold = cost(cluster, () -> {
-      try (FileSystem client = newClient(conf);
-          HpfReader reader = HpfReader.open(client, archive, ReaderOptions.defaults())) {
-        assertArrayEquals(files.get(name), reader.get(name));
-      }
-    });
     assertEquals(new Cost(Map.of("OverallGetListingNumOps", 1L,
-        "OverallGetBlockLocationsNumOps", 3L, "OverallGetServerDefaultsNumOps", 1L), 5), cold);
+        "OverallGetBlockLocationsNumOps", 3L, "OverallGetServerDefaultsNumOps", 1L), 5),
+        coldGet(conf, archive, name, files.get(name)));
+  }
+
+  /**
+   * Of an archive of a few parts, a new client's first get asks for the block locations of every
+   * part while it reads the index (the one it needs is then open when its record is known), but
+   * reads nothing of the parts it does not need: the same five DataNode reads.
+   */
+  @Test
+  void aColdGetOpensAFewPartsAheadAndReadsOnlyItsOwn() throws Exception {
+    MiniDfs dfs = MiniDfs.shared();
+    Map<String, byte[]> files = HdfsTesting.writeSources(sources, "ahead", 300, 100, 5_000, 5);
+    Path archive = new Path(dfs.fileSystem().getUri().toString() + "/cold-get-ahead.hpf");
+    Configuration conf = dfs.configuration();
+    ArchiveCreator.create(conf, archive, List.of(HdfsTesting.local(sources)),
+        WriterOptions.builder().settings(s -> s.threads(2)).build());
+    try (HpfReader reader = HpfReader.open(dfs.fileSystem(), archive, ReaderOptions.defaults())) {
+      assertEquals(2, reader.manifest().parts().size());
+    }
+    String name = files.keySet().iterator().next();
+    assertEquals(new Cost(Map.of("OverallGetListingNumOps", 1L,
+        "OverallGetBlockLocationsNumOps", 4L, "OverallGetServerDefaultsNumOps", 1L), 5),
+        coldGet(conf, archive, name, files.get(name)));
   }
 
   /**
@@ -112,6 +129,17 @@ class ColdGetCostTest {
         }
       }).blockReads();
     }
+  }
+
+  /** What a new client's open of the archive and get of one member cost. */
+  private static Cost coldGet(Configuration conf, Path archive, String name, byte[] expected)
+      throws Exception {
+    return cost(MiniDfs.shared().cluster(), () -> {
+      try (FileSystem client = newClient(conf);
+          HpfReader reader = HpfReader.open(client, archive, ReaderOptions.defaults())) {
+        assertArrayEquals(expected, reader.get(name));
+      }
+    });
   }
 
   /**

@@ -53,6 +53,15 @@ class PreambleCheckedPartTest {
   }
 
   @Test
+  void aPartNeverReadIsNeverChecked() throws IOException {
+    AtomicInteger checks = new AtomicInteger();
+    try (PreambleCheckedPart part = new PreambleCheckedPart(part(), p -> checks.incrementAndGet())) {
+      assertEquals(8, part.length());
+    }
+    assertEquals(0, checks.get(), "opened ahead of a get that read another part: no read");
+  }
+
+  @Test
   void aDamagedPreambleFailsEveryRead() throws IOException {
     AtomicInteger checks = new AtomicInteger();
     try (PreambleCheckedPart part = new PreambleCheckedPart(part(), p -> {
