@@ -79,6 +79,8 @@ public final class ScanSuite extends Experiment {
    */
   private static final int BATCH = 1000;
 
+  private static final String LOCAL_FLOOR = "local files (file://), CombineTextInputFormat";
+
 
   @Override
   public String name() {
@@ -130,7 +132,11 @@ public final class ScanSuite extends Experiment {
         Scan.of("hpf, HpfInputFormat", HpfInputFormat.class, MemberMapper.class,
             fs.makeQualified(hpf)),
         Scan.of("hpf (hpf://), CombineTextInputFormat", CombineTextInputFormat.class,
-            LineMapper.class, hpfPath(fs.makeQualified(hpf))));
+            LineMapper.class, hpfPath(fs.makeQualified(hpf))),
+        // The floor of any file system under this input format: the same files on the local
+        // disk, where an open costs no round trip, so what remains is the framework's per file.
+        Scan.of(LOCAL_FLOOR, CombineTextInputFormat.class, LineMapper.class,
+            new Path(data.root().toUri())));
     Map<String, Long> expected = null;
     for (Scan scan : scans) {
       Map<String, Object> details = run(context, cluster, conf, scan);
@@ -152,10 +158,18 @@ public final class ScanSuite extends Experiment {
         null, textInput / hpfScan, "not in the studies");
     r.compare("SequenceFile ÷ HpfInputFormat (target: at least 1)", null, sequence / hpfScan,
         "not in the studies");
+    double hpfCombined = r.point("scan", "hpf (hpf://), CombineTextInputFormat", files).value();
+    r.compare("CombineTextInputFormat over hpf:// ÷ HpfInputFormat (target: at most 3)", null,
+        hpfCombined / hpfScan, "not in the studies");
+    r.compare("CombineTextInputFormat over hpf:// ÷ over the local files (the framework's"
+        + " floor)", null, hpfCombined / r.point("scan", LOCAL_FLOOR, files).value(),
+        "not in the studies");
     r.notes.add("Every job runs on MapReduce's local job runner in this process (2 map slots),"
         + " against the cluster: the time is the input path's, not a scheduler's. HAR is read"
         + " through CombineTextInputFormat: TextInputFormat would make a task of each of its"
-        + " files, as it does of the plain files.");
+        + " files, as it does of the plain files. The local files are the sources on this"
+        + " machine's disk: the same job's cost with no storage round trip, its framework's"
+        + " floor.");
     r.notes.add("Block reads and bytes are the DataNodes' own metrics (BlocksRead, BytesRead);"
         + " NameNode calls are the client's read operations on the cluster's file system.");
     cluster.fs().delete(base, true);

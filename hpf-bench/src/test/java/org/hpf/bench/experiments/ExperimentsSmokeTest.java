@@ -140,7 +140,7 @@ class ExperimentsSmokeTest {
   void everyScanReadsTheSameLinesAndBytes() {
     ExperimentResult r = results.get("scan");
     List<Point> scans = r.points.stream().filter(p -> p.panel().equals("scan")).toList();
-    assertEquals(6, scans.size(), scans.toString());
+    assertEquals(7, scans.size(), scans.toString());
     Object lines = scans.get(0).details().get("lines");
     Object bytes = scans.get(0).details().get("bytes");
     assertTrue(((Number) bytes).longValue() > 60 * 100 / 2, bytes.toString());
@@ -161,6 +161,8 @@ class ExperimentsSmokeTest {
         .get("dataNodeBlockReads")).longValue();
     assertTrue(hpfReads * 4 < plainReads, hpfReads + " block reads, against " + plainReads
         + " for the plain files");
+    assertEquals(0L, ((Number) r.point("scan", "local files (file://), CombineTextInputFormat",
+        60).details().get("dataNodeBlockReads")).longValue(), "the floor reads no DataNode");
   }
 
   @Test
